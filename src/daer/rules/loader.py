@@ -1,0 +1,150 @@
+"""Finding and loading rulesets: presets shipped as TOML, house rules as overrides.
+
+>>> rules = find_rules("luzhou")
+>>> rules.win.min_hu, rules.hu.peng
+(10, (1, 6, 3, 9))
+>>> with_overrides(rules, {"hu.peng": [1, 3, 3, 6]}).hu.peng
+(1, 3, 3, 6)
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from daer.rules.model import Ruleset
+
+DEFAULT_RULES = "luzhou"
+"""The ruleset used when none is named."""
+
+ALIASES = {
+    "泸州": "luzhou",
+    "泸州大贰": "luzhou",
+    "合江": "hejiang",
+    "合江大贰": "hejiang",
+}
+"""Other names players use for the presets."""
+
+
+class RulesError(ValueError):
+    """A ruleset that cannot be found or does not validate."""
+
+
+def preset_names() -> list[str]:
+    """Names of the shipped presets, sorted."""
+    folder = resources.files("daer.rules") / "presets"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def _read_preset(name: str) -> dict[str, Any]:
+    path = resources.files("daer.rules") / "presets" / f"{name}.toml"
+    if not path.is_file():
+        known = ", ".join(preset_names())
+        raise RulesError(f"没有这个规则 no ruleset named {name!r} (known: {known})")
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _resolve(data: Mapping[str, Any], seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Follow ``base = "…"`` chains and merge the overrides on top."""
+    data = dict(data)
+    base_name = data.pop("base", None)
+    if base_name is None:
+        return data
+    if not isinstance(base_name, str):
+        raise RulesError(f"base must be a ruleset name, not {base_name!r}")
+    base_name = ALIASES.get(base_name, base_name)
+    if base_name in seen:
+        raise RulesError(f"ruleset base cycle: {' -> '.join((*seen, base_name))}")
+    base = _resolve(_read_preset(base_name), (*seen, base_name))
+    return _merge(base, data)
+
+
+def _build(data: Mapping[str, Any]) -> Ruleset:
+    try:
+        return msgspec.convert(dict(data), Ruleset, strict=True)
+    except msgspec.ValidationError as exc:
+        raise RulesError(f"规则有误 invalid ruleset: {exc}") from None
+
+
+@functools.cache
+def find_rules(name: str = DEFAULT_RULES) -> Ruleset:
+    """The preset named ``name`` (or one of its :data:`ALIASES`)."""
+    name = ALIASES.get(name, name)
+    return _build(_resolve(_read_preset(name), (name,)))
+
+
+def load_rules_file(path: str | Path) -> Ruleset:
+    """A ruleset or house rule from a TOML file (``base = "luzhou"`` plus overrides)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except OSError as exc:
+        raise RulesError(f"读不了规则文件 cannot read {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"规则文件格式有误 bad TOML in {path}: {exc}") from None
+    if "base" not in data and "name" not in data:
+        raise RulesError(f"{path}: a house rule needs base = \"<ruleset>\"")
+    return _build(_resolve(data))
+
+
+def _dotted_to_nested(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    nested: dict[str, Any] = {}
+    for key, value in overrides.items():
+        parts = key.split(".")
+        node = nested
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise RulesError(f"option {key!r} conflicts with another override")
+        node[parts[-1]] = value
+    return nested
+
+
+def with_overrides(rules: Ruleset, overrides: Mapping[str, Any]) -> Ruleset:
+    """A copy of ``rules`` with dotted options replaced (``{"scoring.mode": "money"}``).
+
+    Unknown option names and wrongly typed values raise :class:`RulesError`.
+    """
+    if not overrides:
+        return rules
+    data = msgspec.to_builtins(rules)
+    return _build(_merge(data, _dotted_to_nested(overrides)))
+
+
+def resolve_rules(spec: str | None = None, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    """A preset name, alias, or path to a TOML house rule, with optional dotted overrides."""
+    spec = spec or DEFAULT_RULES
+    rules = load_rules_file(spec) if spec.endswith(".toml") else find_rules(spec)
+    return with_overrides(rules, overrides or {})
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """Read one ``key=value`` override; the value is TOML (``3``, ``true``, ``"money"``, ``[1,3,3,6]``).
+
+    A bare word that is not TOML is taken as a string, so ``scoring.mode=money`` works.
+    """
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise RulesError(f"override must be key=value, not {text!r}")
+    key, raw = key.strip(), raw.strip()
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return key, value

@@ -1,0 +1,176 @@
+"""Settlement of a won hand: 等, multipliers (番), and who pays whom.
+
+Seats are numbered 0-3 counter-clockwise in turn order; the 底家 (who sits the
+hand out and is paid) is the seat opposite the dealer.
+
+The seed's worked example — 红 at exactly 10 胡: each loser pays (2 + 1) × 2 = 6,
+the winner gains 2 × 6 − 1 × 2 = 10 and the 底家 2:
+
+>>> from daer.rules import find_rules
+>>> s = settle(find_rules(), hu=10, red=10, winner=1, dealer=0)
+>>> s.deng, s.factor, s.points
+(1, 2, (-6, 10, 2, -6))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from daer.rules.model import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Multiplier:
+    """One 番 that applied, with its factor."""
+
+    id: str
+    zh: str
+    en: str
+    factor: int
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """``amount`` passes from seat ``payer`` to seat ``payee``."""
+
+    payer: int
+    payee: int
+    amount: int
+    zh: str
+    en: str
+
+
+@dataclass(frozen=True, slots=True)
+class WinFlags:
+    """How the hand was won, beyond its cards."""
+
+    tianhu: bool = False
+    """天胡: the dealer wins with the dealt hand."""
+    dihu: bool = False
+    """地胡: a player wins on the dealer's first discard."""
+    haidi: bool = False
+    """海底: won on the last card of the stock."""
+    self_drawn: bool = False
+    """The winning card was revealed from the stock by the winner (自摸)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The whole payment of one hand, with every figure explained."""
+
+    hu: int
+    deng: int
+    red: int
+    multipliers: tuple[Multiplier, ...]
+    factor: int
+    points: tuple[int, ...]
+    """Change of each seat's score; sums to zero."""
+    payments: tuple[Payment, ...]
+    winner: int | None
+    dijia: int | None
+    notes: tuple[str, ...] = field(default=())
+
+    def role(self, seat: int) -> str:
+        """winner / dijia / loser of a seat."""
+        if seat == self.winner:
+            return "winner"
+        if seat == self.dijia:
+            return "dijia"
+        return "loser"
+
+
+def deng_of(rules: Ruleset, hu: int) -> int:
+    """等 of a count of 胡: 10 = 1, 11-20 = 2, 21-30 = 3 …
+
+    >>> from daer.rules import find_rules
+    >>> [deng_of(find_rules(), h) for h in (10, 11, 20, 21, 30, 31)]
+    [1, 2, 2, 3, 3, 4]
+    """
+    d = rules.scoring.deng
+    if hu <= d.start:
+        return 1
+    return 1 + -(-(hu - d.start) // d.step)
+
+
+def multipliers(rules: Ruleset, red: int, flags: WinFlags) -> tuple[Multiplier, ...]:
+    """The 番 of 普通算等玩法 that apply: 红 ×2, 乌 ×4, 天胡 ×2, 地胡 ×2 (as the ruleset sets them)."""
+    d = rules.scoring.deng
+    out = []
+    if red >= d.red_threshold and d.red > 1:
+        out.append(Multiplier("red", "红", "red", d.red))
+    if red == 0 and d.black > 1:
+        out.append(Multiplier("black", "乌", "all black", d.black))
+    if flags.tianhu and d.tianhu > 1:
+        out.append(Multiplier("tianhu", "天胡", "heavenly hand", d.tianhu))
+    if flags.dihu and d.dihu > 1:
+        out.append(Multiplier("dihu", "地胡", "earthly hand", d.dihu))
+    return tuple(out)
+
+
+def seats_of(rules: Ruleset, dealer: int) -> tuple[list[int], int | None]:
+    """(playing seats in turn order from the dealer, the 底家 or None)."""
+    n = rules.table.seats
+    order = [(dealer + i) % n for i in range(n)]
+    if rules.table.dijia and n > rules.table.players:
+        dijia = (dealer + n // 2) % n
+        return [s for s in order if s != dijia][: rules.table.players], dijia
+    return order[: rules.table.players], None
+
+
+def settle(
+    rules: Ruleset,
+    *,
+    hu: int,
+    red: int,
+    winner: int,
+    dealer: int = 0,
+    flags: WinFlags = WinFlags(),
+) -> Settlement:
+    """Points of every seat for a hand won by ``winner`` with ``hu`` 胡 and ``red`` red cards."""
+    players, dijia = seats_of(rules, dealer)
+    if winner not in players:
+        raise ValueError(f"底家不能胡牌 seat {winner} is not playing this hand (the 底家 is seat {dijia})")
+    deng = deng_of(rules, hu)
+    mults = multipliers(rules, red, flags)
+    factor = 1
+    for m in mults:
+        factor *= m.factor
+    sc = rules.scoring
+    if sc.mode == "money":
+        money = sc.money
+        each = (money.first + max(0, deng - 2) * money.step) * money.unit * factor
+        share = money.di_qian * money.unit * factor
+        notes = (f"每人付 {money.first}+{max(0, deng - 2)}×{money.step} 棒 × {money.unit} × {factor}",)
+    else:
+        d = sc.deng
+        base = max(deng, d.min_points)
+        each = (base + d.dijia_share) * factor
+        share = d.dijia_share * factor
+        notes = (f"({base}+{d.dijia_share})×{factor} = {each}",)
+    points = [0] * rules.table.seats
+    payments = []
+    for seat in players:
+        if seat != winner:
+            payments.append(Payment(seat, winner, each, "输家付赢家", "loser pays winner"))
+            points[seat] -= each
+            points[winner] += each
+    if dijia is not None and share:
+        payments.append(Payment(winner, dijia, share, "赢家付底家", "winner pays the 底家"))
+        points[winner] -= share
+        points[dijia] += share
+    return Settlement(hu, deng, red, mults, factor, tuple(points), tuple(payments), winner, dijia, notes)
+
+
+def settle_draw(rules: Ruleset, *, dealer: int = 0) -> Settlement:
+    """黄牌: the stock ran out and nobody won; each player pays the 底家 (黄牌时3玩家向数底的各付底钱)."""
+    players, dijia = seats_of(rules, dealer)
+    sc = rules.scoring
+    amount = sc.money.di_qian * sc.money.unit if sc.mode == "money" else sc.deng.huang
+    points = [0] * rules.table.seats
+    payments = []
+    if dijia is not None and amount:
+        for seat in players:
+            payments.append(Payment(seat, dijia, amount, "黄牌付底家", "draw: pays the 底家"))
+            points[seat] -= amount
+            points[dijia] += amount
+    return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia)
