@@ -1,0 +1,201 @@
+"""The score calculator behind ``daer score``: one request in, one explained result out.
+
+A request is what a player at a real table knows: the ruleset, the concealed
+cards, the 列 on the table and the winning card.  The result names every 列
+with its 胡, every multiplier, and every payment.
+
+>>> r = score({"hand": "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七", "win": {"card": "十", "from": "other"}})
+>>> r["complete"], r["ok"], r["hu"], r["deng"], r["points"]["seats"]
+(True, True, 15, 2, [5, -3, 1, -3])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from daer.cards import NotationError, format_kinds, is_red, parse_kinds, to_counts
+from daer.hands import Evaluation, Meld, MeldError, MeldKind, evaluate, instant_win
+from daer.hands.analysis import all_kinds, check_cards
+from daer.rules import Ruleset, RulesError, resolve_rules
+from daer.scoring import Settlement, WinFlags, settle
+
+REQUEST_FIELDS = frozenset(
+    {"rules", "options", "hand", "melds", "win", "tianhu", "dihu", "haidi", "seat", "dealer", "lang"}
+)
+
+
+class RequestError(ValueError):
+    """A request the calculator cannot understand (bad card, bad meld, bad field)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A checked calculator request."""
+
+    rules: Ruleset
+    hand: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win: int | None
+    flags: WinFlags
+    seat: int
+    dealer: int
+
+
+def _cards(value: Any, what: str) -> list[int]:
+    if not isinstance(value, str):
+        raise RequestError(f"{what} 应是牌的字符串 must be a card string, got {type(value).__name__}")
+    try:
+        return parse_kinds(value)
+    except NotationError as exc:
+        raise RequestError(f"{what}: {exc}") from None
+
+
+def _bool(data: Mapping[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise RequestError(f"{key} 应是 true/false must be a boolean")
+    return value
+
+
+def _seat(data: Mapping[str, Any], key: str) -> int:
+    value = data.get(key, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
+        raise RequestError(f"{key} 应是 0-3 的座位号 must be a seat number 0-3")
+    return value
+
+
+def parse_request(data: Any) -> Request:
+    """Check a JSON request; raises :class:`RequestError` with a message naming what is wrong."""
+    if not isinstance(data, Mapping):
+        raise RequestError("请求应是 JSON 对象 a request must be a JSON object")
+    unknown = sorted(set(data) - REQUEST_FIELDS)
+    if unknown:
+        raise RequestError(f"未知字段 unknown field(s): {', '.join(unknown)}")
+    rules_name = data.get("rules", "luzhou")
+    options = data.get("options", {})
+    if not isinstance(rules_name, str) or not isinstance(options, Mapping):
+        raise RequestError("rules 应是规则名, options 应是对象 rules must be a name and options an object")
+    try:
+        rules = resolve_rules(rules_name, options)
+    except RulesError as exc:
+        raise RequestError(str(exc)) from None
+    if "hand" not in data:
+        raise RequestError("缺少手牌 missing field: hand")
+    hand = _cards(data["hand"], "hand")
+    melds_raw = data.get("melds", [])
+    if not isinstance(melds_raw, list):
+        raise RequestError("melds 应是数组 melds must be a list")
+    melds = []
+    for i, m in enumerate(melds_raw):
+        if not isinstance(m, Mapping) or set(m) - {"kind", "cards"} or "kind" not in m:
+            raise RequestError(f"melds[{i}] 应是 {{\"kind\", \"cards\"}} must be an object with kind and cards")
+        try:
+            kind = MeldKind(m["kind"])
+        except ValueError:
+            raise RequestError(
+                f"melds[{i}]: 未知的牌组 unknown meld kind {m['kind']!r} (peng, zhao, long, chi)"
+            ) from None
+        try:
+            melds.append(Meld(kind, tuple(_cards(m.get("cards"), f"melds[{i}]"))))
+        except MeldError as exc:
+            raise RequestError(f"melds[{i}]: {exc}") from None
+    win_card: int | None = None
+    self_drawn = False
+    win = data.get("win")
+    if win is not None:
+        if not isinstance(win, Mapping) or set(win) - {"card", "from"} or "card" not in win:
+            raise RequestError('win 应是 {"card": "…", "from": "self"|"other"} must be an object')
+        kinds = _cards(win["card"], "win.card")
+        if len(kinds) != 1:
+            raise RequestError(f"胡的牌应是一张 win.card must be one card, got {len(kinds)}")
+        win_card = kinds[0]
+        source = win.get("from", "other")
+        if source not in ("self", "other"):
+            raise RequestError(f"win.from 应是 self 或 other, not {source!r}")
+        self_drawn = source == "self"
+    flags = WinFlags(
+        tianhu=_bool(data, "tianhu"), dihu=_bool(data, "dihu"), haidi=_bool(data, "haidi"), self_drawn=self_drawn
+    )
+    mt, counts = tuple(melds), to_counts(hand)
+    try:
+        check_cards(counts, mt, win_card)
+    except NotationError as exc:
+        raise RequestError(str(exc)) from None
+    return Request(rules, counts, mt, win_card, flags, _seat(data, "seat"), _seat(data, "dealer"))
+
+
+def _group_json(ev: Evaluation) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": g.kind.value,
+            "name": g.kind.zh,
+            "cards": format_kinds(g.cards),
+            "cards_ascii": format_kinds(g.cards, ascii=True),
+            "hu": g.hu,
+            "meld": g.meld,
+        }
+        for g in ev.groups
+    ]
+
+
+def _settlement_json(s: Settlement) -> dict[str, Any]:
+    losers = [p for seat, p in enumerate(s.points) if s.role(seat) == "loser"]
+    return {
+        "winner": s.points[s.winner] if s.winner is not None else 0,
+        "dijia": s.points[s.dijia] if s.dijia is not None else None,
+        "losers": losers,
+        "seats": list(s.points),
+        "roles": [s.role(seat) for seat in range(len(s.points))],
+    }
+
+
+def score_request(req: Request) -> dict[str, Any]:
+    """Evaluate and settle a checked request."""
+    rules = req.rules
+    ev = evaluate(rules, req.hand, req.melds, req.win)
+    red = sum(n for k, n in enumerate(all_kinds(req.hand, req.melds, req.win)) if is_red(k))
+    out: dict[str, Any] = {"complete": ev.complete, "ok": False, "hu": None, "red": red, "groups": []}
+    hu: int | None = None
+    if ev.complete:
+        hu = ev.hu
+        out["groups"] = _group_json(ev)
+        if hu < rules.win.min_hu:
+            out["error"] = f"胡数不够：{hu} 胡，至少要 {rules.win.min_hu} 胡 (only {hu} 胡; {rules.win.min_hu} needed)"
+        else:
+            out["ok"] = True
+    else:
+        out["error"] = ev.reason
+        inst = instant_win(rules, req.hand) if req.win is None and not req.melds else None
+        if inst is not None:
+            name, hu, groups = inst
+            out.update(ok=True, instant=name, groups=_group_json(Evaluation(True, hu, groups)))
+            out.pop("error")
+    out["hu"] = hu
+    out["deng"] = None
+    out["multipliers"] = []
+    out["points"] = None
+    out["payments"] = []
+    if out["ok"] and hu is not None:
+        try:
+            s = settle(rules, hu=hu, red=red, winner=req.seat, dealer=req.dealer, flags=req.flags)
+        except ValueError as exc:
+            out["ok"] = False
+            out["error"] = str(exc)
+            return out
+        out["deng"] = s.deng
+        out["multipliers"] = [{"id": m.id, "name": m.zh, "factor": m.factor} for m in s.multipliers]
+        out["factor"] = s.factor
+        out["points"] = _settlement_json(s)
+        out["payments"] = [{"from": p.payer, "to": p.payee, "amount": p.amount, "why": p.zh, "why_en": p.en} for p in s.payments]
+    return out
+
+
+def score(data: Any) -> dict[str, Any]:
+    """Check and score one request; a bad request gives ``{"ok": false, "error": …}`` instead of raising."""
+    try:
+        req = parse_request(data)
+    except RequestError as exc:
+        return {"complete": False, "ok": False, "error": str(exc)}
+    return score_request(req)

@@ -1,0 +1,22 @@
+"""Entry point of the ``daer`` command; each sub-command lives in its own module."""
+
+from __future__ import annotations
+
+import typer
+
+from daer.cli import rules_cmd, score_cmd
+
+app = typer.Typer(
+    name="daer",
+    help="大贰 (Da Er): 计分器、规则、对局 — calculator, rules and games of the Sichuan paper-card game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("score")(score_cmd.score)
+app.add_typer(rules_cmd.app, name="rules")
+
+
+def main() -> None:
+    """Run the command line."""
+    app()
