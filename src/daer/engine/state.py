@@ -1,0 +1,430 @@
+"""One hand of 大贰, step by step (一局): deal, discards, reveals, claims, win or 黄牌.
+
+:class:`GameState` owns the mutable state.  :meth:`GameState.legal_actions`
+and :meth:`GameState.apply` share one checker (:meth:`GameState.verify`): an
+action is legal exactly when it is among the generated options, and an illegal
+one raises a subclass of :class:`~daer.engine.errors.IllegalActionError`
+without changing anything.
+
+Choices made where the rule texts are silent are listed in ``docs/engine.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from daer.cards import COPIES, N_CARDS, N_KINDS, is_red, kind_of
+from daer.engine.actions import Action, Chi, Discard, Hu, Pass, Peng, Zhao
+from daer.engine.claims import chi_options, resolve
+from daer.engine.errors import AlreadyChoseError, HandOverError, NotAllowedError, NotYourTurnError
+from daer.engine.events import (
+    ChoiceMade,
+    Claimed,
+    Dealt,
+    Discarded,
+    Event,
+    HandEnded,
+    LongDeclared,
+    NotTaken,
+    Revealed,
+)
+from daer.engine.views import Offer, Phase, Result, TableMeld, View
+from daer.hands import Meld, MeldKind, evaluate, instant_win
+from daer.hands.evaluate import evaluator_for
+from daer.rules.model import Ruleset
+from daer.scoring import Settlement, WinFlags, seats_of, settle, settle_draw
+
+
+class GameState:
+    """A hand in play.  Build it with :func:`new_hand` (seeded) or directly from a deck."""
+
+    def __init__(self, rules: Ruleset, deck: Sequence[int], *, dealer: int = 0) -> None:
+        if sorted(deck) != list(range(N_CARDS)):
+            raise ValueError("牌堆必须是 0-79 各一张 (the deck must hold each card id 0-79 once)")
+        self.rules = rules
+        self.deck = tuple(deck)
+        self.dealer = dealer
+        players, dijia = seats_of(rules, dealer)
+        self.players: tuple[int, ...] = tuple(players)
+        self.dijia = dijia
+        n = rules.table.seats
+        self._next = {s: self.players[(i + 1) % len(self.players)] for i, s in enumerate(self.players)}
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.counts: list[list[int]] = [[0] * N_KINDS for _ in range(n)]
+        self.melds: list[list[TableMeld]] = [[] for _ in range(n)]
+        self._meld_objs: list[tuple[Meld, ...]] = [() for _ in range(n)]
+        self.quads = [0] * n
+        self.skips = [0] * n
+        """八块 discards already skipped."""
+        self.guo: list[set[int]] = [set() for _ in range(n)]
+        self.long_due = [False] * n
+        """Seats whose dealt 垅 are still to be declared (after their first card comes in)."""
+        self.discards: list[tuple[int, int]] = []
+        self.log: list[Event] = []
+        self.actions: list[Action] = []
+        self.phase: Phase = "discard"
+        self.actor: int | None = dealer
+        self.offer: Offer | None = None
+        self.options: dict[int, list[Action]] = {}
+        self.choices: dict[int, Action] = {}
+        self.result: Result | None = None
+        self.settlement: Settlement | None = None
+        self.first_discard = True
+        """The dealer's first discard is still to come (天胡 / 地胡)."""
+        self._dihu_offer = False
+        """The card on offer is the dealer's first discard (地胡)."""
+        self._ev = evaluator_for(rules)
+        self._deal()
+
+    # -- the deal ---------------------------------------------------------------------------
+    def _deal(self) -> None:
+        t = self.rules.table
+        pos = 0
+        for seat in self.players:
+            take = t.dealer_cards if seat == self.dealer else t.other_cards
+            for cid in self.deck[pos : pos + take]:
+                self._give(seat, cid)
+            pos += take
+        self.stock = list(self.deck[pos:])
+        self.bottom: int | None = None
+        moved = 0
+        if t.show_bottom_card and self.stock:
+            if t.swap_red_bottom:
+                while moved < len(self.stock) - 1 and is_red(kind_of(self.stock[-1])):
+                    self.stock.insert(0, self.stock.pop())
+                    moved += 1
+            self.bottom = self.stock[-1]
+        self.log.append(Dealt(dealer=self.dealer, dijia=self.dijia, bottom=self.bottom, red_moved=moved))
+        for seat in self.players:
+            self.long_due[seat] = any(c == COPIES for c in self.counts[seat])
+        for seat in self.players:
+            inst = instant_win(self.rules, tuple(self.counts[seat]))
+            if inst is not None:
+                name, hu, groups = inst
+                red = sum(1 for k in range(N_KINDS) for _ in range(self.counts[seat][k]) if is_red(k))
+                st = settle(self.rules, hu=hu, red=red, winner=seat, dealer=self.dealer)
+                self._finish(
+                    Result(winner=seat, how="instant", hu=hu, name=name, red=red,
+                           groups=tuple((g.kind.zh, g.cards, g.hu) for g in groups)),
+                    st,
+                )
+                return
+        self._declare_longs(self.dealer)
+        self._after_claim_or_deal(self.dealer)
+
+    def _give(self, seat: int, cid: int) -> None:
+        self.hands[seat].append(cid)
+        self.counts[seat][kind_of(cid)] += 1
+
+    def _take_kind(self, seat: int, kind: int) -> int:
+        """Remove and return the lowest card id of ``kind`` from a concealed hand."""
+        hand = self.hands[seat]
+        cid = min(c for c in hand if kind_of(c) == kind)
+        hand.remove(cid)
+        self.counts[seat][kind] -= 1
+        return cid
+
+    def _add_meld(self, seat: int, kind: MeldKind, ids: tuple[int, ...]) -> None:
+        kinds = tuple(sorted(kind_of(c) for c in ids))
+        self.melds[seat].append(TableMeld(kind=kind.value, kinds=kinds, ids=tuple(sorted(ids))))
+        self._meld_objs[seat] = (*self._meld_objs[seat], Meld(kind, kinds))
+        if kind in (MeldKind.ZHAO, MeldKind.LONG):
+            self.quads[seat] += 1
+
+    def _declare_longs(self, seat: int) -> None:
+        """垅: lay every dealt four of a kind on the table (forced)."""
+        for k in range(N_KINDS):
+            if self.counts[seat][k] == COPIES:
+                ids = tuple(self._take_kind(seat, k) for _ in range(COPIES))
+                self._add_meld(seat, MeldKind.LONG, ids)
+                self.log.append(LongDeclared(seat=seat, cards=tuple(sorted(ids))))
+        self.long_due[seat] = False
+
+    # -- flow ---------------------------------------------------------------------------------
+    def _skip_due(self, seat: int) -> bool:
+        """八块: the seat has more quads than discards skipped so far (beyond the first quad)."""
+        return self.rules.play.ba_kuai and self.skips[seat] < self.quads[seat] - 1
+
+    def _after_claim_or_deal(self, seat: int) -> None:
+        """A card came in for ``seat`` (or the dealer starts): discard, or under 八块 pass the turn on."""
+        if self._skip_due(seat) or not self.hands[seat]:
+            if self._skip_due(seat):
+                self.skips[seat] += 1
+            if seat == self.dealer and self.first_discard:
+                self.first_discard = False
+            self._reveal(self._next[seat])
+            return
+        self.phase = "discard"
+        self.actor = seat
+        self.offer = None
+
+    def _reveal(self, seat: int) -> None:
+        if not self.stock:
+            self._finish(Result(winner=None, how="huang", hu=0), settle_draw(self.rules, dealer=self.dealer))
+            return
+        cid = self.stock.pop(0)
+        self.log.append(Revealed(seat=seat, card=cid, left=len(self.stock)))
+        if self.long_due[seat]:
+            self._declare_longs(seat)
+        self._offer(Offer(card=cid, kind=kind_of(cid), source="reveal", owner=seat))
+
+    def _offer(self, offer: Offer) -> None:
+        self.offer = offer
+        self.actor = None
+        self.choices = {}
+        self.options = {}
+        for seat in self._order(offer):
+            opts = self._claim_options(seat, offer)
+            if opts:
+                self.options[seat] = [*opts, Pass(seat=seat)] if self._may_pass(opts) else opts
+        if self.options:
+            self.phase = "claim"
+        else:
+            self._not_taken(offer, ())
+
+    def _may_pass(self, opts: list[Action]) -> bool:
+        p = self.rules.play
+        if p.zhao_mandatory and any(isinstance(a, Zhao) for a in opts):
+            return False  # 有招必招 (a 胡 is still offered)
+        return not (p.peng_mandatory and any(isinstance(a, Peng) for a in opts))
+
+    def _order(self, offer: Offer) -> list[int]:
+        """Seats in claim-priority order: the revealer first (自摸优先), then downstream (上家优先)."""
+        out = [offer.owner] if offer.source == "reveal" else []
+        s = self._next[offer.owner]
+        while s != offer.owner:
+            out.append(s)
+            s = self._next[s]
+        return out
+
+    def _not_taken(self, offer: Offer, guo: tuple[tuple[int, int], ...]) -> None:
+        self.discards.append((offer.owner, offer.card))
+        self.log.append(NotTaken(card=offer.card, guo=guo))
+        self.offer = None
+        self._reveal(self._next[offer.owner])
+
+    # -- options ------------------------------------------------------------------------------
+    def can_hu(self, seat: int, kind: int | None) -> int | None:
+        """胡 of ``seat`` winning on ``kind`` (None: the dealt hand as it is), or None if it cannot win."""
+        best = self._ev.best(tuple(self.counts[seat]), self._meld_objs[seat], kind)
+        if best is None:
+            return None
+        hu = best[0]
+        if hu == 0 and self.rules.win.lan_hu:
+            hu = self.rules.win.lan_hu
+        return hu if hu >= self.rules.win.min_hu else None
+
+    def _claim_options(self, seat: int, offer: Offer) -> list[Action]:
+        k = offer.kind
+        c = self.counts[seat]
+        own = offer.source == "reveal" and seat == offer.owner
+        p = self.rules.play
+        out: list[Action] = []
+        if self.can_hu(seat, k) is not None:
+            out.append(Hu(seat=seat))
+        size = len(self.hands[seat])
+        quads_after = self.quads[seat] + 1
+        skip_after = p.ba_kuai and self.skips[seat] < quads_after - 1
+        if c[k] == 3 and (not own or p.zhao_on_own_draw) and (skip_after or size - 3 >= 1):
+            out.append(Zhao(seat=seat))
+        need = 0 if self._skip_due(seat) else 1
+        blocked = p.guo_zhang and k in self.guo[seat]
+        if c[k] == 2 and not blocked and size - 2 >= need:
+            out.append(Peng(seat=seat))
+        may_chi = own or (offer.source == "discard" and seat == self._next[offer.owner])
+        if p.chi and may_chi and not blocked:
+            out.extend(chi_options(seat, c, k, bi_pai=p.bi_pai, need_left=need))
+        return out
+
+    def _discard_options(self, seat: int) -> list[Action]:
+        c = self.counts[seat]
+        kinds = [k for k in range(N_KINDS) if 0 < c[k] < 3]
+        if not kinds:  # only 坎 left: a 坎 must then be broken
+            kinds = [k for k in range(N_KINDS) if c[k]]
+        out: list[Action] = []
+        if seat == self.dealer and self.first_discard and self.can_hu(seat, None) is not None:
+            out.append(Hu(seat=seat))
+        out.extend(Discard(seat=seat, kind=k) for k in kinds)
+        return out
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it has nothing to decide)."""
+        if self.phase == "discard":
+            return self._discard_options(seat) if seat == self.actor else []
+        if self.phase == "claim" and seat not in self.choices:
+            return list(self.options.get(seat, ()))
+        return []
+
+    def to_act(self) -> list[int]:
+        """Seats that have something to decide now."""
+        if self.phase == "discard" and self.actor is not None:
+            return [self.actor]
+        if self.phase == "claim":
+            return [s for s in self.options if s not in self.choices]
+        return []
+
+    # -- verify / apply ---------------------------------------------------------------------
+    def verify(self, action: Action) -> None:
+        """Raise an :class:`~daer.engine.errors.IllegalActionError` unless ``action`` is legal now."""
+        seat = action.seat
+        if self.phase == "over":
+            raise HandOverError("这一局已经结束", "the hand is over")
+        if self.phase == "claim" and seat in self.choices:
+            raise AlreadyChoseError(f"{seat}号位已经选择过了", f"seat {seat} has already chosen")
+        legal = self.legal_actions(seat) if 0 <= seat < len(self.hands) else []
+        if not legal:
+            raise NotYourTurnError(f"现在不该{seat}号位行动", f"seat {seat} may not act now")
+        if action not in legal:
+            raise NotAllowedError(f"不能这样做：{action!r}", f"not a legal action now: {action!r}")
+
+    def apply(self, action: Action) -> Event:
+        """Check and apply ``action``; returns its event (the log holds every event that followed)."""
+        self.verify(action)
+        self.actions.append(action)
+        if self.phase == "discard":
+            return self._apply_discard(action)
+        self.choices[action.seat] = action
+        event = ChoiceMade(seat=action.seat)
+        self.log.append(event)
+        if len(self.choices) == len(self.options):
+            self._resolve()
+        return event
+
+    def _apply_discard(self, action: Action) -> Event:
+        seat = action.seat
+        if isinstance(action, Hu):
+            self._win(seat, None, WinFlags(tianhu=True))
+            assert isinstance(self.log[-1], HandEnded)
+            return self.log[-1]
+        assert isinstance(action, Discard)
+        cid = self._take_kind(seat, action.kind)
+        event = Discarded(seat=seat, card=cid)
+        self.log.append(event)
+        dealer_first = seat == self.dealer and self.first_discard
+        self.first_discard = False
+        self._dihu_offer = dealer_first
+        self._offer(Offer(card=cid, kind=action.kind, source="discard", owner=seat))
+        return event
+
+    def _resolve(self) -> None:
+        offer = self.offer
+        assert offer is not None
+        win = resolve(self._order(offer), self.choices)
+        guo: list[tuple[int, int]] = []
+        if self.rules.play.guo_zhang:
+            for seat, act in self.choices.items():
+                if not isinstance(act, Pass):
+                    continue
+                opts = self.options[seat]
+                peng = any(isinstance(a, Peng) for a in opts)
+                chi = any(isinstance(a, Chi) for a in opts)
+                if peng or (chi and win is None):
+                    self.guo[seat].add(offer.kind)
+                    guo.append((seat, offer.kind))
+        self.options = {}
+        self.choices = {}
+        if win is None:
+            self._not_taken(offer, tuple(guo))
+            return
+        seat = win.seat
+        if isinstance(win, Hu):
+            dihu = self._dihu_offer and offer.source == "discard" and seat != self.dealer
+            flags = WinFlags(
+                dihu=dihu,
+                haidi=offer.source == "reveal" and not self.stock,
+                self_drawn=offer.source == "reveal" and seat == offer.owner,
+            )
+            self._win(seat, offer.kind, flags)
+            return
+        melds: list[tuple[int, ...]] = []
+        if isinstance(win, Zhao):
+            ids = (*(self._take_kind(seat, offer.kind) for _ in range(3)), offer.card)
+            self._add_meld(seat, MeldKind.ZHAO, ids)
+            melds.append(ids)
+        elif isinstance(win, Peng):
+            ids = (*(self._take_kind(seat, offer.kind) for _ in range(2)), offer.card)
+            self._add_meld(seat, MeldKind.PENG, ids)
+            melds.append(ids)
+        else:
+            assert isinstance(win, Chi)
+            ids = (*(self._take_kind(seat, k) for k in win.hand), offer.card)
+            self._add_meld(seat, MeldKind.CHI, ids)
+            melds.append(ids)
+            for group in win.bi:
+                bids = tuple(self._take_kind(seat, k) for k in group)
+                self._add_meld(seat, MeldKind.CHI, bids)
+                melds.append(bids)
+        self.log.append(Claimed(seat=seat, how=type(win).__name__.lower(), card=offer.card,
+                                melds=tuple(tuple(sorted(m)) for m in melds), guo=tuple(guo)))
+        self.offer = None
+        if self.long_due[seat]:
+            self._declare_longs(seat)
+        self._after_claim_or_deal(seat)
+
+    def _win(self, seat: int, kind: int | None, flags: WinFlags) -> None:
+        ev = evaluate(self.rules, tuple(self.counts[seat]), self._meld_objs[seat], kind)
+        hu = ev.hu if ev.hu or not self.rules.win.lan_hu else self.rules.win.lan_hu
+        st = settle(self.rules, hu=hu, red=ev.red, winner=seat, dealer=self.dealer, flags=flags)
+        names = [n for n, on in (("tianhu", flags.tianhu), ("dihu", flags.dihu), ("haidi", flags.haidi),
+                                 ("self_drawn", flags.self_drawn)) if on]
+        self._finish(
+            Result(winner=seat, how="hu", hu=hu, win_kind=kind, red=ev.red, flags=tuple(names),
+                   groups=tuple((g.kind.zh, g.cards, g.hu) for g in ev.groups)),
+            st,
+        )
+
+    def _finish(self, result: Result, st: Settlement) -> None:
+        self.settlement = st
+        self.result = Result(
+            winner=result.winner, how=result.how, hu=result.hu, name=result.name, win_kind=result.win_kind,
+            groups=result.groups, red=result.red, flags=result.flags,
+            multipliers=tuple(m.zh for m in st.multipliers), factor=st.factor, deng=st.deng, points=st.points,
+        )
+        self.phase = "over"
+        self.actor = None
+        self.options = {}
+        self.choices = {}
+        self.log.append(HandEnded(winner=result.winner, how=result.how, hu=result.hu, points=st.points))
+
+    # -- reading ------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """True once the hand has ended (won or 黄牌)."""
+        return self.phase == "over"
+
+    def view(self, seat: int | None, *, log: bool = True) -> View:
+        """What ``seat`` may see (None: a spectator).  ``log=False`` leaves the event log out (faster)."""
+        legal = tuple(self.legal_actions(seat)) if seat is not None else ()
+        return View(
+            seat=seat,
+            rules=self.rules.name,
+            dealer=self.dealer,
+            dijia=self.dijia,
+            players=self.players,
+            phase=self.phase,
+            actor=self.actor,
+            to_act=bool(legal),
+            hand=tuple(sorted(self.hands[seat])) if seat is not None else (),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            melds=tuple(tuple(m) for m in self.melds),
+            discards=tuple(self.discards),
+            bottom=self.bottom,
+            stock=len(self.stock),
+            offer=self.offer,
+            guo=tuple(sorted(self.guo[seat])) if seat is not None else (),
+            legal=legal,
+            result=self.result,
+            log=tuple(self.log) if log else (),
+        )
+
+    def card_locations(self) -> list[int]:
+        """Every card id exactly once: hands, melds, discards, stock and the offer (an invariant check)."""
+        ids = [c for h in self.hands for c in h]
+        ids += [c for ms in self.melds for m in ms for c in m.ids]
+        ids += [c for _, c in self.discards]
+        ids += self.stock
+        if self.offer is not None and self.phase == "claim":
+            ids.append(self.offer.card)
+        if self.offer is not None and self.phase == "over":
+            ids.append(self.offer.card)
+        return ids

@@ -1,0 +1,87 @@
+"""Views (视图): what one seat — or a spectator — may see of a hand, as frozen structs.
+
+A view holds the seat's own concealed cards and everything public: table melds,
+discards, the shown bottom card, the card on offer, counts.  It never holds the
+stock order or another seat's concealed card, in memory or in JSON: it is built
+from copies, not from the live state.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from daer.engine.actions import Action
+from daer.engine.events import Event
+
+Phase = Literal["discard", "claim", "over"]
+
+
+class TableMeld(msgspec.Struct, frozen=True, kw_only=True):
+    """A 列 on the table: how it came (peng/zhao/long/chi), its kinds and its card ids."""
+
+    kind: str
+    kinds: tuple[int, ...]
+    ids: tuple[int, ...]
+
+
+class Offer(msgspec.Struct, frozen=True, kw_only=True):
+    """The card on offer: its id and kind, ``source`` (reveal/discard), and the seat it came from."""
+
+    card: int
+    kind: int
+    source: Literal["reveal", "discard"]
+    owner: int
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """How the hand ended: ``how`` is hu / instant / huang (黄牌)."""
+
+    winner: int | None
+    how: str
+    hu: int
+    name: str = ""
+    """名堂 of an instant win (3垅 / 5坎)."""
+    win_kind: int | None = None
+    groups: tuple[tuple[str, tuple[int, ...], int], ...] = ()
+    """The winner's 列 as (shape, kinds, 胡)."""
+    red: int = 0
+    flags: tuple[str, ...] = ()
+    multipliers: tuple[str, ...] = ()
+    factor: int = 1
+    deng: int = 0
+    points: tuple[int, ...] = ()
+
+
+class View(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's observation (``seat`` None: a spectator, who sees no concealed card)."""
+
+    seat: int | None
+    rules: str
+    dealer: int
+    dijia: int | None
+    players: tuple[int, ...]
+    phase: Phase
+    actor: int | None
+    """Seat that must discard (phase discard)."""
+    to_act: bool
+    """True when this seat has something to decide now."""
+    hand: tuple[int, ...]
+    """Own concealed card ids, sorted (empty for a spectator)."""
+    hand_sizes: tuple[int, ...]
+    melds: tuple[tuple[TableMeld, ...], ...]
+    discards: tuple[tuple[int, int], ...]
+    """(seat, card id) in order."""
+    bottom: int | None
+    stock: int
+    offer: Offer | None
+    guo: tuple[int, ...]
+    """Own 过张 kinds."""
+    legal: tuple[Action, ...]
+    result: Result | None
+    log: tuple[Event, ...]
+
+    def to_json(self) -> bytes:
+        """The view as JSON."""
+        return msgspec.json.encode(self)
