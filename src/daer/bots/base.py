@@ -1,0 +1,18 @@
+"""What a bot is: something that picks one legal action from a seat's view (it never sees the state)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from daer.engine.actions import Action
+from daer.engine.views import View
+
+
+class Bot(Protocol):
+    """A player program: ``choose`` gets a view with ``view.legal`` non-empty and returns one of them."""
+
+    name: str
+
+    def choose(self, view: View) -> Action:
+        """Pick an action from ``view.legal``."""
+        ...

@@ -1,0 +1,176 @@
+"""The heuristic bot (规则机器人): keeps 坎 and connected cards, claims well, and aims at 胡.
+
+It sees only its view.  Claims: always 胡; 招 always; 碰 always; 吃 when the
+eaten 列 scores 胡 or uses only loose cards.  Discards: the least connected card,
+checking the waits (叫牌, via :func:`daer.hands.waits`) once the hand is close,
+and preferring cards already seen (less likely to feed the next player).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from daer.cards import N_KINDS, is_big, number_of, other_size
+from daer.engine.actions import Action, Chi, Discard, Hu, Pass, Peng, Zhao
+from daer.engine.views import View
+from daer.hands import Meld, MeldKind
+from daer.hands.evaluate import evaluator_for
+from daer.rules import find_rules
+from daer.rules.model import Ruleset
+
+_RED_PARTNERS = {2: (7, 10), 7: (2, 10), 10: (2, 7)}
+
+
+def connections(c: Sequence[int], k: int) -> int:
+    """How well kind ``k`` fits the hand ``c`` (count vector, ``k`` itself included once)."""
+    if c[k] >= 3:
+        return 100
+    score = 6 * (c[k] - 1)
+    n = number_of(k)
+    base = k - n + 1
+    for d, w in ((-1, 3), (1, 3), (-2, 2), (2, 2)):
+        m = n + d
+        if 1 <= m <= 10 and 0 < c[base + m - 1] < 3:
+            score += w
+    for m in _RED_PARTNERS.get(n, ()):
+        if 0 < c[base + m - 1] < 3:
+            score += 2
+    if 0 < c[other_size(k)] < 3:
+        score += 3 if c[k] >= 2 or c[other_size(k)] >= 2 else 2
+    return score
+
+
+def loose(c: Sequence[int]) -> int:
+    """Cards with no partner at all (no pair, neighbour, 二七十 or other-size partner)."""
+    return sum(c[k] for k in range(N_KINDS) if 0 < c[k] < 3 and connections(c, k) == 0)
+
+
+class HeuristicBot:
+    """A fast rule-of-thumb player."""
+
+    name = "heuristic"
+
+    def __init__(self, rules: Ruleset | None = None, seed: int | str | None = None) -> None:
+        self.rules = rules or find_rules()
+        self._ev = evaluator_for(self.rules)
+        self._wait_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...]], float] = {}
+
+    def choose(self, view: View) -> Action:
+        """Pick an action for this view."""
+        legal = view.legal
+        for a in legal:
+            if isinstance(a, Hu):
+                return a
+        for a in legal:
+            if isinstance(a, Zhao | Peng):
+                return a
+        if isinstance(legal[0], Discard):
+            return self._discard(view)
+        chis = [a for a in legal if isinstance(a, Chi)]
+        if chis:
+            best = self._chi(view, chis)
+            if best is not None:
+                return best
+        for a in legal:
+            if isinstance(a, Pass):
+                return a
+        return legal[0]
+
+    # -- helpers --------------------------------------------------------------------------------
+    @staticmethod
+    def _counts(view: View) -> list[int]:
+        c = [0] * N_KINDS
+        for cid in view.hand:
+            c[cid // 4] += 1
+        return c
+
+    @staticmethod
+    def _melds(view: View) -> tuple[Meld, ...]:
+        assert view.seat is not None
+        return tuple(Meld(MeldKind(m.kind), m.kinds) for m in view.melds[view.seat])
+
+    @staticmethod
+    def _seen(view: View) -> list[int]:
+        seen = [0] * N_KINDS
+        for ms in view.melds:
+            for m in ms:
+                for k in m.kinds:
+                    seen[k] += 1
+        for _, cid in view.discards:
+            seen[cid // 4] += 1
+        return seen
+
+    def _wait_value(self, c: list[int], melds: tuple[Meld, ...], seen: list[int]) -> float:
+        """Live winning cards weighted by their 胡 (0 when the hand waits for nothing that wins)."""
+        key = (tuple(c), melds)
+        hit = self._wait_cache.get(key)
+        if hit is not None:
+            return hit
+        total = 0.0
+        min_hu = self.rules.win.min_hu
+        for k in range(N_KINDS):
+            left = 4 - c[k] - seen[k]
+            if left <= 0:
+                continue
+            best = self._ev.best(key[0], melds, k)
+            if best is not None and best[0] >= min_hu:
+                total += left * (1.0 + best[0] / 20.0)
+        if len(self._wait_cache) > 50_000:
+            self._wait_cache.clear()
+        self._wait_cache[key] = total
+        return total
+
+    def _discard(self, view: View) -> Action:
+        c = self._counts(view)
+        seen = self._seen(view)
+        scored: list[tuple[float, int, Action]] = []
+        for a in view.legal:
+            if not isinstance(a, Discard):
+                continue
+            k = a.kind
+            keep = connections(c, k) + (1 if is_big(k) else 0) + (1 if number_of(k) in _RED_PARTNERS else 0)
+            keep -= 0.5 * seen[k]
+            scored.append((keep, k, a))
+        scored.sort(key=lambda t: (t[0], t[1]))
+        if loose(c) <= 2:
+            melds = self._melds(view)
+            best_a, best_v = scored[0][2], -1.0
+            for keep, k, a in scored[:4]:
+                c[k] -= 1
+                v = self._wait_value(c, melds, seen) - keep / 100.0
+                c[k] += 1
+                if v > best_v:
+                    best_a, best_v = a, v
+            return best_a
+        return scored[0][2]
+
+    def _chi(self, view: View, chis: list[Chi]) -> Chi | None:
+        assert view.offer is not None
+        c = self._counts(view)
+        before = loose(c)
+        t = self.rules.hu
+        best: tuple[float, Chi] | None = None
+        for a in chis:
+            after = list(c)
+            for k in a.hand:
+                after[k] -= 1
+            for g in a.bi:
+                for k in g:
+                    after[k] -= 1
+            broke_pair = any(c[k] >= 2 for k in a.hand if k != view.offer.kind)
+            meld_hu = _run_hu(t, (*a.hand, view.offer.kind))
+            value = meld_hu / 3.0 + (before - loose(after)) - (2 if broke_pair else 0) - len(a.bi) * 0.5
+            if value >= 0 and (best is None or value > best[0]):
+                best = (value, a)
+        return best[1] if best else None
+
+
+def _run_hu(table: object, kinds: tuple[int, ...]) -> int:
+    from daer.hands.groups import run_hu
+    from daer.rules.model import HuTable
+
+    assert isinstance(table, HuTable)
+    s = sorted(kinds)
+    if s[0] == s[1] or s[1] == s[2]:
+        return 0
+    return run_hu(table, s[0], s[1])
