@@ -12,11 +12,13 @@ from collections.abc import Sequence
 
 from daer.cards import N_KINDS, is_big, number_of, other_size
 from daer.engine.actions import Action, Chi, Discard, Hu, Pass, Peng, Zhao
+from daer.engine.claims import may_fit
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind
 from daer.hands.evaluate import evaluator_for
+from daer.hands.groups import run_hu
 from daer.rules import find_rules
-from daer.rules.model import Ruleset
+from daer.rules.model import HuTable, Ruleset
 
 _RED_PARTNERS = {2: (7, 10), 7: (2, 10), 10: (2, 7)}
 
@@ -110,7 +112,7 @@ class HeuristicBot:
         min_hu = self.rules.win.min_hu
         for k in range(N_KINDS):
             left = 4 - c[k] - seen[k]
-            if left <= 0:
+            if left <= 0 or not may_fit(c, k):
                 continue
             best = self._ev.best(key[0], melds, k)
             if best is not None and best[0] >= min_hu:
@@ -128,16 +130,16 @@ class HeuristicBot:
             if not isinstance(a, Discard):
                 continue
             k = a.kind
-            keep = connections(c, k) + (1 if is_big(k) else 0) + (1 if number_of(k) in _RED_PARTNERS else 0)
+            keep: float = connections(c, k) + is_big(k) + (number_of(k) in _RED_PARTNERS)
             keep -= 0.5 * seen[k]
             scored.append((keep, k, a))
         scored.sort(key=lambda t: (t[0], t[1]))
-        if loose(c) <= 2:
+        if loose(c) == 0:
             melds = self._melds(view)
             best_a, best_v = scored[0][2], -1.0
-            for keep, k, a in scored[:4]:
+            for kp, k, a in scored[:2]:
                 c[k] -= 1
-                v = self._wait_value(c, melds, seen) - keep / 100.0
+                v = self._wait_value(c, melds, seen) - kp / 100.0
                 c[k] += 1
                 if v > best_v:
                     best_a, best_v = a, v
@@ -165,11 +167,7 @@ class HeuristicBot:
         return best[1] if best else None
 
 
-def _run_hu(table: object, kinds: tuple[int, ...]) -> int:
-    from daer.hands.groups import run_hu
-    from daer.rules.model import HuTable
-
-    assert isinstance(table, HuTable)
+def _run_hu(table: HuTable, kinds: tuple[int, ...]) -> int:
     s = sorted(kinds)
     if s[0] == s[1] or s[1] == s[2]:
         return 0

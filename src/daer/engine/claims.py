@@ -20,6 +20,10 @@ def _same_size(a: int, b: int) -> bool:
 
 def chi_pairs(k: int) -> list[tuple[tuple[int, int], bool]]:
     """Every pair of hand kinds that makes a 列 with kind ``k``: ((a, b), is_jiao)."""
+    return list(CHI_PAIRS[k])
+
+
+def _chi_pairs(k: int) -> tuple[tuple[tuple[int, int], bool], ...]:
     out: list[tuple[tuple[int, int], bool]] = []
     n = number_of(k)
     for lo in (k - 2, k - 1, k):
@@ -37,7 +41,24 @@ def chi_pairs(k: int) -> list[tuple[tuple[int, int], bool]]:
     o = other_size(k)
     out.append(((min(k, o), max(k, o)), True))  # k k K (two of k, one of the other size)
     out.append(((o, o), True))  # k K K
-    return out
+    return tuple(out)
+
+
+CHI_PAIRS = tuple(_chi_pairs(k) for k in range(N_KINDS))
+"""For each kind, the pairs of kinds that make a 列 with it."""
+
+
+def may_fit(hand: Sequence[int], k: int) -> bool:
+    """Cheap necessary condition for winning on ``k``: it pairs with, or makes a 列 with, free hand cards."""
+    if hand[k]:
+        return True
+    for (a, b), _ in CHI_PAIRS[k]:
+        if a == b:
+            if 0 < hand[a] < 3 and hand[a] >= 2:
+                return True
+        elif 0 < hand[a] < 3 and 0 < hand[b] < 3:
+            return True
+    return False
 
 
 def _take(counts: list[int], kinds: Sequence[int]) -> bool:
@@ -59,7 +80,7 @@ def bi_groups(free: list[int], k: int) -> Iterator[tuple[Triple, ...]]:
         yield ()
         return
     seen: set[tuple[Triple, ...]] = set()
-    for (a, b), _ in chi_pairs(k):
+    for (a, b), _ in CHI_PAIRS[k]:
         group = (k, a, b)
         if not _take(free, group):
             continue
@@ -84,7 +105,7 @@ def chi_options(seat: int, hand: Sequence[int], k: int, *, bi_pai: bool, need_le
     free = [c if c < 3 else 0 for c in hand]
     out: list[Chi] = []
     seen: set[tuple[tuple[int, ...], tuple[Triple, ...]]] = set()
-    for (a, b), jiao in chi_pairs(k):
+    for (a, b), jiao in CHI_PAIRS[k]:
         if not _take(free, (a, b)):
             continue
         combos: list[tuple[Triple, ...]] = [()] if jiao or not bi_pai else list(bi_groups(free, k))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from daer.cards import COPIES, N_CARDS, N_KINDS, is_red, kind_of
 from daer.engine.actions import Action, Chi, Discard, Hu, Pass, Peng, Zhao
-from daer.engine.claims import chi_options, resolve
+from daer.engine.claims import chi_options, may_fit, resolve
 from daer.engine.errors import AlreadyChoseError, HandOverError, NotAllowedError, NotYourTurnError
 from daer.engine.events import (
     ChoiceMade,
@@ -206,6 +206,8 @@ class GameState:
     # -- options ------------------------------------------------------------------------------
     def can_hu(self, seat: int, kind: int | None) -> int | None:
         """胡 of ``seat`` winning on ``kind`` (None: the dealt hand as it is), or None if it cannot win."""
+        if kind is not None and not may_fit(self.counts[seat], kind):
+            return None
         best = self._ev.best(tuple(self.counts[seat]), self._meld_objs[seat], kind)
         if best is None:
             return None
