@@ -74,6 +74,12 @@ def test_chinese_with_separators():
     assert parse_kinds("一 二，三、壹,贰;叁|四/五") == [0, 1, 2, 10, 11, 12, 3, 4]
 
 
+def test_full_width_space_of_chinese_text_is_a_separator():
+    # regression: the seed texts separate with U+3000 ("　　"); it was read as an unknown card
+    assert parse_kinds("一二三\u3000壹贰叁") == [0, 1, 2, 10, 11, 12]
+    assert parse_kinds("x1\u3000x10") == [0, 9]
+
+
 def test_ascii_separated_by_spaces_and_commas():
     assert parse_kinds("x1 x2,x3 d1, d2") == [0, 1, 2, 10, 11]
 

@@ -47,7 +47,7 @@ _CHAR_TO_KIND = {c: i for i, c in enumerate(SMALL_CHARS)} | {c: 10 + i for i, c 
 # Common alternative glyphs seen on printed cards and in chat.
 _CHAR_TO_KIND |= {"两": 1, "貮": 11, "贰": 11, "貳": 11, "参": 12, "參": 12, "陸": 15}
 _ASCII = re.compile(r"([xXdD])(10|[1-9])(?![0-9])")
-_SEPARATORS = frozenset(" \t\n\r,，、;；|/")
+_SEPARATORS = frozenset(" \t\n\r\u3000,，、;；|/")  # \u3000: the full-width space of Chinese text
 
 
 class NotationError(ValueError):
