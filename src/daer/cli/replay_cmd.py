@@ -1,0 +1,48 @@
+"""``daer replay FILE``: step through a saved hand as a spectator (or as one seat)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from daer.cli.render import render_view
+from daer.engine import RecordError, loads
+from daer.engine import replay as replay_record
+from daer.engine.actions import describe
+from daer.engine.errors import IllegalActionError
+from daer.rules import RulesError
+
+
+def replay(
+    file: Annotated[Path, typer.Argument(help="牌谱文件 record file (JSON)")],
+    *,
+    seat: Annotated[int | None, typer.Option(help="以某座位的视角 view as a seat")] = None,
+    lang: Annotated[str, typer.Option(help="zh / en")] = "zh",
+    step: Annotated[bool, typer.Option(help="每步按回车 press Enter after each action")] = False,
+) -> None:
+    """回放牌谱 — replay a saved hand action by action."""
+    console = Console()
+    try:
+        record = loads(file.read_bytes())
+        final = replay_record(record)
+    except (OSError, RecordError, RulesError, IllegalActionError) as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    state = replay_record(record, upto=0)
+    total = len(record.actions)
+    for i, act in enumerate(record.actions, 1):
+        card = state.offer.kind if state.offer is not None else None
+        state.apply(act)
+        console.rule(f"{i}. {act.seat}号位 seat {act.seat}: {describe(act, lang=lang, card=card)}")
+        if step or i == total:
+            console.print(render_view(state.view(seat), lang=lang))
+        if step and i < total:
+            try:
+                input()
+            except (EOFError, KeyboardInterrupt):
+                return
+    if not total:
+        console.print(render_view(final.view(seat), lang=lang))
