@@ -84,22 +84,24 @@ def evaluate(rules: Ruleset, hand: Counts, melds: Sequence[Meld] = (), win: int 
     check_cards(hand, mt, win)
     ev = evaluator_for(rules)
     best = ev.best(hand, mt, win)
-    meld_groups = ev.melds_info(mt)[0]
     if best is None:
         zh, en = explain(rules, hand, mt, win)
         return Evaluation(False, 0, (), zh, en)
+    meld_groups = tuple(m.to_group(rules.hu) for m in mt)
     return Evaluation(True, best[0], meld_groups + to_groups(rules, best[1]))
 
 
 def explain(rules: Ruleset, hand: Counts, melds: tuple[Meld, ...], win: int | None) -> tuple[str, str]:
     """Why these cards are not a complete hand: (Chinese, English)."""
     ev = evaluator_for(rules)
-    _, _, quads = ev.melds_info(melds)
+    quads = ev.melds_info(melds)[1]
     total = sum(hand) + sum(len(m.cards) for m in melds) + (win is not None)
-    counts_ok = [need for free, _, _, need in ev.branches(hand, len(melds), quads, win) if sum(free) == need]
-    if not counts_ok:
-        free, fixed, pairs, need = next(iter(ev.branches(hand, len(melds), quads, win)))
-        expected = total - sum(free) + need
+    expected = ev.expected_cards(hand, melds)
+    # the winning card may turn a dealt 坎 into a 招, which asks for one card more (or, first quad, the same)
+    allowed = {expected}
+    if win is not None and hand[win] == 3:
+        allowed.add(expected + 1 if quads or any(n == 4 for n in hand) or not rules.win.pair_with_quad else expected)
+    if total not in allowed:
         return (
             f"牌数不对：共 {total} 张，这手牌胡牌要 {expected} 张（{'多' if total > expected else '少'}牌）",
             f"wrong number of cards: {total}, a complete hand here has {expected}",
@@ -127,16 +129,8 @@ def waits(rules: Ruleset, hand: Counts, melds: Sequence[Meld] = ()) -> list[Wait
     ['三(9胡)', '十(15胡)']
     """
     mt = tuple(melds)
-    used = all_kinds(hand, mt, None)
-    ev = evaluator_for(rules)
-    out = []
-    for k in range(N_KINDS):
-        if used[k] >= COPIES:
-            continue
-        best = ev.best(hand, mt, k)
-        if best is not None:
-            out.append(Wait(k, best[0]))
-    return out
+    available = [COPIES - n for n in all_kinds(hand, mt, None)]
+    return [Wait(k, hu) for k, hu in evaluator_for(rules).waits(hand, mt, available)]
 
 
 def instant_win(rules: Ruleset, hand: Counts) -> tuple[str, int, tuple[Group, ...]] | None:
