@@ -112,6 +112,8 @@ def explain(rules: Ruleset, hand: Counts, melds: tuple[Meld, ...], win: int | No
     relaxed = next(iter_arrangements(rules, hand, melds, win, pair_rule=False), None)
     if relaxed is not None:
         has_quad = any(g.kind in QUAD_KINDS for g in relaxed)
+        if not rules.win.pair_with_quad:
+            return ("这套规则不能留对", "this ruleset allows no pair in a winning hand")
         if has_quad:
             return ("有招或垅时要有一对将", "a hand with a 招 or 垅 needs exactly one pair")
         return ("没有招或垅时不能留对", "a hand without 招 or 垅 may not hold a pair")
