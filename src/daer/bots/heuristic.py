@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from daer.cards import N_KINDS, is_big, number_of, other_size
 from daer.engine.actions import Action, Chi, Discard, Hu, Pass, Peng, Zhao
-from daer.engine.claims import may_fit
+from daer.engine.claims import PARTNERS, may_fit, orphans
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind
 from daer.hands.evaluate import evaluator_for
@@ -110,9 +110,10 @@ class HeuristicBot:
             return hit
         total = 0.0
         min_hu = self.rules.win.min_hu
-        for k in range(N_KINDS):
+        lone = orphans(c)
+        for k in range(N_KINDS) if len(lone) <= 2 else ():
             left = 4 - c[k] - seen[k]
-            if left <= 0 or not may_fit(c, k):
+            if left <= 0 or not may_fit(c, k) or any(o not in PARTNERS[k] for o in lone):
                 continue
             best = self._ev.best(key[0], melds, k)
             if best is not None and best[0] >= min_hu:

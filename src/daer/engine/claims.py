@@ -48,6 +48,34 @@ CHI_PAIRS = tuple(_chi_pairs(k) for k in range(N_KINDS))
 """For each kind, the pairs of kinds that make a 列 with it."""
 
 
+PARTNERS = tuple(frozenset(x for pair, _ in CHI_PAIRS[k] for x in pair) | {k} for k in range(N_KINDS))
+"""For each kind, every kind that can share a 列 with it."""
+
+
+def orphans(hand: Sequence[int]) -> list[int]:
+    """Free hand cards (not in a 坎/垅) that can share no 列 with the other free cards.
+
+    A complete hand has none, so a winning card must be a partner of every orphan:
+    a cheap necessary condition checked before the full 胡 search.
+    """
+    out: list[int] = []
+    for x in range(N_KINDS):
+        c = hand[x]
+        if c != 1:
+            continue  # 0, a pair, or a fixed 坎/垅
+        ok = False
+        for (a, b), _ in CHI_PAIRS[x]:
+            if a == b:
+                ok = 0 < hand[a] < 3 and hand[a] >= 2
+            else:
+                ok = x not in (a, b) and 0 < hand[a] < 3 and 0 < hand[b] < 3
+            if ok:
+                break
+        if not ok:
+            out.append(x)
+    return out
+
+
 def may_fit(hand: Sequence[int], k: int) -> bool:
     """Cheap necessary condition for winning on ``k``: it pairs with, or makes a 列 with, free hand cards."""
     if hand[k]:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from daer.cards import COPIES, N_CARDS, N_KINDS, is_red, kind_of
 from daer.engine.actions import Action, Chi, Discard, Hu, Pass, Peng, Zhao
-from daer.engine.claims import chi_options, may_fit, resolve
+from daer.engine.claims import PARTNERS, chi_options, may_fit, orphans, resolve
 from daer.engine.errors import AlreadyChoseError, HandOverError, NotAllowedError, NotYourTurnError
 from daer.engine.events import (
     ChoiceMade,
@@ -74,6 +74,10 @@ class GameState:
         self._dihu_offer = False
         """The card on offer is the dealer's first discard (地胡)."""
         self._ev = evaluator_for(rules)
+        self._hu_memo: list[dict[int | None, int | None]] = [{} for _ in range(n)]
+        self._orphans: list[list[int] | None] = [None] * n
+        """Cards of each seat's hand that fit no 列 (see :func:`~daer.engine.claims.orphans`), when known."""
+        """胡 per winning kind of each seat's current hand; cleared whenever that hand or its melds change."""
         self._deal()
 
     # -- the deal ---------------------------------------------------------------------------
@@ -115,6 +119,8 @@ class GameState:
     def _give(self, seat: int, cid: int) -> None:
         self.hands[seat].append(cid)
         self.counts[seat][kind_of(cid)] += 1
+        self._hu_memo[seat].clear()
+        self._orphans[seat] = None
 
     def _take_kind(self, seat: int, kind: int) -> int:
         """Remove and return the lowest card id of ``kind`` from a concealed hand."""
@@ -122,6 +128,8 @@ class GameState:
         cid = min(c for c in hand if kind_of(c) == kind)
         hand.remove(cid)
         self.counts[seat][kind] -= 1
+        self._hu_memo[seat].clear()
+        self._orphans[seat] = None
         return cid
 
     def _add_meld(self, seat: int, kind: MeldKind, ids: tuple[int, ...]) -> None:
@@ -206,15 +214,25 @@ class GameState:
     # -- options ------------------------------------------------------------------------------
     def can_hu(self, seat: int, kind: int | None) -> int | None:
         """胡 of ``seat`` winning on ``kind`` (None: the dealt hand as it is), or None if it cannot win."""
-        if kind is not None and not may_fit(self.counts[seat], kind):
-            return None
-        best = self._ev.best(tuple(self.counts[seat]), self._meld_objs[seat], kind)
-        if best is None:
-            return None
-        hu = best[0]
-        if hu == 0 and self.rules.win.lan_hu:
-            hu = self.rules.win.lan_hu
-        return hu if hu >= self.rules.win.min_hu else None
+        memo = self._hu_memo[seat]
+        if kind in memo:
+            return memo[kind]
+        result: int | None = None
+        lone = self._orphans[seat]
+        if lone is None:
+            lone = self._orphans[seat] = orphans(self.counts[seat])
+        fits = kind is None or (
+            len(lone) <= 2 and all(o in PARTNERS[kind] for o in lone) and may_fit(self.counts[seat], kind)
+        )
+        if fits:
+            best = self._ev.best(tuple(self.counts[seat]), self._meld_objs[seat], kind)
+            if best is not None:
+                hu = best[0]
+                if hu == 0 and self.rules.win.lan_hu:
+                    hu = self.rules.win.lan_hu
+                result = hu if hu >= self.rules.win.min_hu else None
+        memo[kind] = result
+        return result
 
     def _claim_options(self, seat: int, offer: Offer) -> list[Action]:
         k = offer.kind
