@@ -139,6 +139,8 @@ class HeuristicBot:
             melds = self._melds(view)
             best_a, best_v = scored[0][2], -1.0
             for kp, k, a in scored[:2]:
+                if kp > scored[0][0] + 4:
+                    break  # clearly worth keeping: not worth a wait search
                 c[k] -= 1
                 v = self._wait_value(c, melds, seen) - kp / 100.0
                 c[k] += 1
