@@ -18,7 +18,7 @@ from typing import Any
 from daer.cards import NotationError, format_kinds, is_red, parse_kinds, to_counts
 from daer.hands import Evaluation, Meld, MeldError, MeldKind, evaluate, instant_win
 from daer.hands.analysis import all_kinds, check_cards
-from daer.rules import Ruleset, RulesError, resolve_rules
+from daer.rules import RulesError, Ruleset, resolve_rules
 from daer.scoring import Settlement, WinFlags, settle
 
 REQUEST_FIELDS = frozenset(
@@ -188,7 +188,9 @@ def score_request(req: Request) -> dict[str, Any]:
         out["multipliers"] = [{"id": m.id, "name": m.zh, "factor": m.factor} for m in s.multipliers]
         out["factor"] = s.factor
         out["points"] = _settlement_json(s)
-        out["payments"] = [{"from": p.payer, "to": p.payee, "amount": p.amount, "why": p.zh, "why_en": p.en} for p in s.payments]
+        out["payments"] = [
+            {"from": p.payer, "to": p.payee, "amount": p.amount, "why": p.zh, "why_en": p.en} for p in s.payments
+        ]
     return out
 
 

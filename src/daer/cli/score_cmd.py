@@ -80,7 +80,9 @@ def run_json(text: str) -> tuple[list[str], int]:
 
 
 def score(
-    hand: Annotated[str | None, typer.Argument(help="手牌（不含胡的那张） concealed cards, e.g. 一二三壹贰叁 or x1x2x3")] = None,
+    hand: Annotated[
+        str | None, typer.Argument(help="手牌（不含胡的那张） concealed cards, e.g. 一二三壹贰叁 or x1x2x3")
+    ] = None,
     win: Annotated[str | None, typer.Option("--win", "-w", help="胡的那张牌 the winning card")] = None,
     self_drawn: Annotated[bool, typer.Option("--self", help="自己摸的 the winning card was your own draw")] = False,
     peng: Annotated[list[str] | None, typer.Option(help="桌面的碰 a 碰 on the table (repeatable)")] = None,

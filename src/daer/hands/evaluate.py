@@ -22,7 +22,9 @@ depends only on the cards, never on their order or notation.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from types import ModuleType
 
 from daer.cards import N_KINDS, Counts
 from daer.hands.groups import Group, GroupKind, Meld, group_hu, hu_column, run_hu
@@ -50,10 +52,30 @@ _Branch = tuple[tuple[int, ...], int, int, tuple[_G, ...]]
 _Best = tuple[int, tuple[_G, ...]] | None
 
 
-class Evaluator:
-    """Best-胡 search for one ruleset, with its caches.  Use :func:`evaluator_for`."""
+def _load_native() -> ModuleType | None:
+    if os.environ.get("DAER_PURE_PYTHON"):
+        return None
+    try:
+        from daer.hands import _fasthand  # type: ignore[attr-defined]  # noqa: PLC0415 — optional
+    except ImportError:
+        return None
+    return _fasthand  # type: ignore[no-any-return]
 
-    def __init__(self, rules: Ruleset) -> None:
+
+_NATIVE = _load_native()
+_native_slots = 0
+
+
+class Evaluator:
+    """Best-胡 search for one ruleset.  Use :func:`evaluator_for`.
+
+    With the native accelerator built (``daer.hands._fasthand``) :meth:`best` and
+    :meth:`waits` run there; ``native=False`` (or ``DAER_PURE_PYTHON=1``) keeps the
+    cached pure-Python search, which gives the same 胡.
+    """
+
+    def __init__(self, rules: Ruleset, *, native: bool = True) -> None:
+        global _native_slots  # noqa: PLW0603 — slots of the accelerator's table array
         t = rules.hu
         self.rules = rules
         self.groups = rules.win.groups
@@ -70,6 +92,19 @@ class Evaluator:
         self._joker_cache: tuple[dict[tuple[tuple[int, ...], int, int], tuple[_J, ...]], ...] = ({}, {})
         self._fixed: tuple[dict[tuple[tuple[int, ...], int], tuple[_Branch, ...]], ...] = ({}, {})
         self._meld_hu: dict[Meld, tuple[int, int]] = {}
+        self._native: ModuleType | None = None
+        self._slot = -1
+        if native and _NATIVE is not None and _native_slots < 32:
+            self._slot = _native_slots
+            _native_slots += 1
+            runs = [self._run[k] for k in range(N_KINDS)]
+            _NATIVE.set_table(self._slot, self._peng, self._kan, self._zhao, self._long, runs, self._w2710)
+            self._native = _NATIVE
+
+    @property
+    def native(self) -> bool:
+        """True when the native accelerator answers."""
+        return self._native is not None
 
     # -- one size -------------------------------------------------------------------------------
     def _branches(self, c: tuple[int, ...], w: int, size: int) -> tuple[_Branch, ...]:
@@ -78,7 +113,7 @@ class Evaluator:
             if 3 not in c and 4 not in c:
                 return ((c, 0, 0, ()),)
         elif c[w] < 2 and 3 not in c and 4 not in c:
-            return ((c[:w] + (c[w] + 1,) + c[w + 1 :], 0, 0, ()),)
+            return (((*c[:w], c[w] + 1, *c[w + 1 :]), 0, 0, ()),)
         cache = self._fixed[size]
         hit = cache.get((c, w))
         if hit is not None:
@@ -252,6 +287,11 @@ class Evaluator:
     def best(self, hand: Counts, melds: tuple[Meld, ...] = (), win: int | None = None) -> _Best:
         """Most-胡 arrangement of the hand's own cards (melds not among the 列), or None."""
         meld_hu, mq = self.melds_info(melds) if melds else (0, 0)
+        if self._native is not None:
+            got = self._native.best(
+                self._slot, hand, -1 if win is None else win, mq, self.groups - len(melds), self.pair_with_quad
+            )
+            return None if got is None else (got[0] + meld_hu, got[1])
         ws = wb = -1
         if win is not None:
             if win < 10:
@@ -367,9 +407,14 @@ class Evaluator:
     def waits(self, hand: Counts, melds: tuple[Meld, ...], available: Sequence[int]) -> list[tuple[int, int]]:
         """(kind, best 胡) for every kind with ``available[kind] > 0`` that completes the hand.
 
-        One search with a joker per size instead of one evaluation per kind.
+        In pure Python: one search with a joker per size instead of one evaluation per kind.
         """
         meld_hu, mq = self.melds_info(melds) if melds else (0, 0)
+        if self._native is not None:
+            native = self._native.waits(
+                self._slot, hand, mq, self.groups - len(melds), self.pair_with_quad, available
+            )
+            return [(w, hu + meld_hu) for w, hu in native]
         need = self.groups - len(melds)
         (fs, qs, hs, xs), = self._branches(hand[:10], -1, 0)
         (fb, qb, hb, xb), = self._branches(hand[10:], -1, 1)

@@ -94,7 +94,7 @@ def shape_of(cards: tuple[int, ...]) -> GroupKind | None:
         return GroupKind.KAN
     if is_big(a) == is_big(c) and ((b == a + 1 and c == a + 2 and number_of(a) <= 8) or _is_2710(s)):
         return GroupKind.RUN
-    if number_of(a) == number_of(c) and (a == b or b == c):
+    if number_of(a) == number_of(c) and b in (a, c):
         return GroupKind.JIAO
     return None
 

@@ -20,7 +20,7 @@ class _Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """Base of every option group: frozen, keyword-only, unknown names refused."""
 
 
-class HuTable(_Options):
+class HuTable(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """胡 of each 列 (计胡规则); the same whether the 列 lies on the table or is concealed."""
 
     peng: Quad
@@ -41,7 +41,7 @@ class HuTable(_Options):
     """贰柒拾."""
 
 
-class TableRules(_Options):
+class TableRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Seats and the deal (砌牌)."""
 
     seats: int = 4
@@ -60,7 +60,7 @@ class TableRules(_Options):
     """A red bottom card is moved to the front of the stock and a black one shown instead."""
 
 
-class WinRules(_Options):
+class WinRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """What a winning hand (胡牌) is."""
 
     groups: int = 7
@@ -77,7 +77,7 @@ class WinRules(_Options):
     """So many 坎 in the dealt hand win at once (5坎); 0 is off."""
 
 
-class PlayRules(_Options):
+class PlayRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Claims and obligations during a hand."""
 
     chi: bool = True
@@ -96,7 +96,7 @@ class PlayRules(_Options):
     """八块: after a second and later 招/垅, no discard; the next player draws."""
 
 
-class DengScoring(_Options):
+class DengScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """等 and the multipliers (普通算等玩法)."""
 
     start: int = 10
@@ -121,7 +121,7 @@ class DengScoring(_Options):
     """黄牌: each player pays the 底家 this many points."""
 
 
-class MoneyScoring(_Options):
+class MoneyScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """付钱计算: an arithmetic sequence times a unit (基数)."""
 
     first: int = 4
@@ -134,7 +134,7 @@ class MoneyScoring(_Options):
     """基数: the money of one 棒."""
 
 
-class ScoringRules(_Options):
+class ScoringRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """How a won hand is paid."""
 
     mode: Literal["deng", "money"] = "deng"
@@ -143,7 +143,7 @@ class ScoringRules(_Options):
     money: MoneyScoring = msgspec.field(default_factory=MoneyScoring)
 
 
-class Ruleset(_Options):
+class Ruleset(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A complete, frozen description of one variant of the game."""
 
     name: str

@@ -1,0 +1,135 @@
+"""Hand evaluation speed, against the riichi ``mahjong`` library measured in the same run.
+
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python benchmarks/bench_hands.py            # ~1 minute
+    .venv/bin/python benchmarks/bench_hands.py --quick    # smoke run
+
+What is timed, all on one core in this process:
+
+* ``daer best-胡``: ``Evaluator.best`` on random complete hands (daer.hands.samples), and the
+  public ``evaluate()`` (which also checks the cards and builds ``Group`` objects);
+* ``daer waits``: ``waits()`` on random positions one card short (a complete hand minus its
+  winning card);
+* ``mahjong estimate_hand_value``: ``HandCalculator.estimate_hand_value`` on random complete
+  14-tile hands declared riichi (so every hand has a yaku and is scored in full);
+* ``mahjong shanten``: ``Shanten.calculate_shanten`` on random 13-tile hands one tile short.
+
+daer's evaluator caches each size's search on its free counts (at most 3^10 patterns a size).
+"cold" is a fresh evaluator on fresh hands; "warm" is the same evaluator after a warm-up of
+other hands, on hands it has never seen — the regime of a server or a long simulation.
+Every timed hand is a new random hand; none is repeated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from daer.hands import evaluate, waits
+from daer.hands.analysis import all_kinds
+from daer.hands.evaluate import Evaluator
+from daer.hands.samples import Sample, random_complete, random_one_short
+from daer.rules import find_rules
+
+
+def rate(fn: Callable[[Any], object], items: Sequence[Any]) -> float:
+    """Items per second of ``fn`` over ``items``."""
+    t = time.perf_counter()
+    for item in items:
+        fn(item)
+    return len(items) / (time.perf_counter() - t)
+
+
+def mahjong_rates(rng: random.Random, n: int) -> tuple[float, float]:
+    """(estimate_hand_value/s, calculate_shanten/s) of the mahjong library."""
+    from mahjong.hand_calculating.hand import HandCalculator
+    from mahjong.hand_calculating.hand_config import HandConfig
+    from mahjong.shanten import Shanten
+    from mahjong.tile import TilesConverter
+
+    def complete_hand() -> list[int]:
+        while True:
+            counts = [0] * 34
+            for _ in range(4):
+                if rng.random() < 0.4:
+                    counts[rng.randrange(34)] += 3
+                else:
+                    suit, start = rng.randrange(3), rng.randrange(7)
+                    for j in range(3):
+                        counts[suit * 9 + start + j] += 1
+            counts[rng.randrange(34)] += 2
+            if max(counts) <= 4:
+                return [k * 4 + i for k, c in enumerate(counts) for i in range(c)]
+
+    hands = [complete_hand() for _ in range(n)]
+    calc = HandCalculator()
+    config = HandConfig(is_riichi=True)
+    wins = [(h, h[rng.randrange(14)]) for h in hands]
+    est = rate(lambda hw: calc.estimate_hand_value(hw[0], hw[1], config=config), wins)
+    shanten = Shanten()
+    short = []
+    for hand in hands:
+        tiles = list(hand)
+        tiles.pop(rng.randrange(14))
+        short.append(TilesConverter.to_34_array(tiles))
+    sh = rate(shanten.calculate_shanten, short)
+    return est, sh
+
+
+def daer_rates(rng: random.Random, n: int, warmup: int) -> dict[str, float]:
+    rules = find_rules("luzhou")
+    out: dict[str, float] = {}
+    for label, warm in (("cold", 0), ("warm", warmup)):
+        ev = Evaluator(rules)
+        for s in (random_complete(rng) for _ in range(warm)):
+            ev.best(s.hand, s.melds, s.win)
+        hands = [random_complete(rng) for _ in range(n)]
+        out[f"best {label}"] = rate(lambda s, ev=ev: ev.best(s.hand, s.melds, s.win), hands)
+    hands = [random_complete(rng) for _ in range(n)]
+    out["evaluate() warm"] = rate(lambda s: evaluate(rules, s.hand, s.melds, s.win), hands)
+    # waits: the public function uses the shared evaluator, warmed above by evaluate()
+    for label, warm in (("cold", 0), ("warm", warmup)):
+        ev = Evaluator(rules)
+        for s in (random_one_short(rng) for _ in range(warm)):
+            ev.waits(s.hand, s.melds, [4 - c for c in all_kinds(s.hand, s.melds, None)])
+        positions: list[tuple[Sample, list[int]]] = []
+        for _ in range(n):
+            s = random_one_short(rng)
+            positions.append((s, [4 - c for c in all_kinds(s.hand, s.melds, None)]))
+        out[f"waits {label}"] = rate(lambda p, ev=ev: ev.waits(p[0].hand, p[0].melds, p[1]), positions)
+    positions2 = [random_one_short(rng) for _ in range(n)]
+    out["waits() warm"] = rate(lambda s: waits(rules, s.hand, s.melds), positions2)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=50_000, help="timed hands per measurement")
+    parser.add_argument("--warmup", type=int, default=200_000, help="warm-up hands before 'warm' runs")
+    parser.add_argument("--peer-hands", type=int, default=5_000, help="hands for the mahjong library")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    args = parser.parse_args()
+    if args.quick:
+        args.hands, args.warmup, args.peer_hands = 2_000, 5_000, 500
+    rng = random.Random(args.seed)
+    est, sh = mahjong_rates(rng, args.peer_hands)
+    ours = daer_rates(rng, args.hands, args.warmup)
+    print(f"# {time.strftime('%Y-%m-%d')}  Python {platform.python_version()}  {platform.machine()}")
+    print(f"# {args.hands} timed hands each, {args.warmup} warm-up hands, seed {args.seed}")
+    print(f"{'measure':32} {'per s':>10} {'ratio':>8}")
+    print(f"{'mahjong estimate_hand_value':32} {est:10.0f} {'1.0':>8}")
+    for key in ("best cold", "best warm", "evaluate() warm"):
+        print(f"{'daer ' + key:32} {ours[key]:10.0f} {ours[key] / est:7.1f}x")
+    print(f"{'mahjong calculate_shanten':32} {sh:10.0f} {'1.0':>8}")
+    for key in ("waits cold", "waits warm", "waits() warm"):
+        print(f"{'daer ' + key:32} {ours[key]:10.0f} {ours[key] / sh:7.1f}x")
+    print("targets: daer best-胡 >= 10x estimate_hand_value; daer waits >= 1x calculate_shanten")
+
+
+if __name__ == "__main__":
+    main()
