@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from daer.cli.render import render_view
+from daer.cli.render import narrate, render_view
 from daer.engine import RecordError, loads
 from daer.engine import replay as replay_record
 from daer.engine.actions import describe
@@ -33,8 +33,13 @@ def replay(
         raise typer.Exit(1) from exc
     state = replay_record(record, upto=0)
     total = len(record.actions)
+    shown = 0
     for i, act in enumerate(record.actions, 1):
         card = state.offer.kind if state.offer is not None else None
+        for ev in state.log[shown:]:
+            if line := narrate(ev, lang):
+                console.print(f"[dim]{line}[/dim]", highlight=False)
+        shown = len(state.log)
         state.apply(act)
         console.rule(f"{i}. {act.seat}号位 seat {act.seat}: {describe(act, lang=lang, card=card)}")
         if step or i == total:

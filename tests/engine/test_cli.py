@@ -1,0 +1,59 @@
+"""The sim / play / replay commands, through typer's test runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from daer.bots import HeuristicBot
+from daer.bots.runner import play_hand
+from daer.cli.main import app
+from daer.engine import dumps, new_hand, record_of
+from daer.rules import find_rules
+
+runner = CliRunner()
+
+
+def test_sim_json_sums_to_zero() -> None:
+    res = runner.invoke(app, ["sim", "--games", "40", "--bots", "heuristic,random,heuristic", "--seed", "3",
+                              "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["hands"] == 40 and len(data["seats"]) == 4
+    assert sum(s["points"] for s in data["seats"]) == 0
+    assert data["seats"][3]["bot"] == "底家" and data["hands_per_s"] > 0
+
+
+def test_sim_table_and_bad_bot() -> None:
+    res = runner.invoke(app, ["sim", "--games", "5", "--bots", "random,random,random,random"])
+    assert res.exit_code == 0 and "random" in res.output
+    bad = runner.invoke(app, ["sim", "--games", "5", "--bots", "nobody,random,random"])
+    assert bad.exit_code != 0 and "Traceback" not in bad.output
+
+
+def test_replay_steps_through_a_saved_hand(tmp_path: Path) -> None:
+    st = new_hand(find_rules(), seed=5, dealer=1)
+    play_hand(st, {s: HeuristicBot() for s in range(4)})
+    path = tmp_path / "hand.json"
+    path.write_text(dumps(record_of(st, seed=5)), encoding="utf-8")
+    res = runner.invoke(app, ["replay", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "得分" in res.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json", encoding="utf-8")
+    res = runner.invoke(app, ["replay", str(bad)])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+
+
+def test_play_bad_input_then_eof_leaves_cleanly() -> None:
+    res = runner.invoke(app, ["play", "--seed", "2"], input="x\n99\n")
+    assert res.exit_code == 0, res.output
+    assert "请输入列出的编号" in res.output and "再见" in res.output
+
+
+def test_play_a_whole_hand_in_english() -> None:
+    res = runner.invoke(app, ["play", "--seed", "4", "--lang", "en"], input="1\n" * 300)
+    assert res.exit_code == 0, res.output
+    assert "points:" in res.output
