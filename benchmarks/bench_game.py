@@ -26,8 +26,8 @@ def bench_daer(bots: list[str], hands: int) -> float:
 def bench_rlcard(games: int) -> float | str:
     """RLCard mahjong games/s with random agents, or why it could not be measured."""
     try:
-        import rlcard  # type: ignore[import-not-found]  # noqa: PLC0415  (optional peer)
-        from rlcard.agents import RandomAgent  # type: ignore[import-not-found]  # noqa: PLC0415
+        import rlcard  # type: ignore[import-not-found]
+        from rlcard.agents import RandomAgent  # type: ignore[import-not-found]
     except ImportError as exc:
         return f"not installed ({exc.name})"
     env = rlcard.make("mahjong", config={"seed": 0})

@@ -63,17 +63,16 @@ def orphans(hand: Sequence[int]) -> list[int]:
         c = hand[x]
         if c != 1:
             continue  # 0, a pair, or a fixed 坎/垅
-        ok = False
-        for (a, b), _ in CHI_PAIRS[x]:
-            if a == b:
-                ok = 0 < hand[a] < 3 and hand[a] >= 2
-            else:
-                ok = x not in (a, b) and 0 < hand[a] < 3 and 0 < hand[b] < 3
-            if ok:
-                break
-        if not ok:
+        if not any(_free_pair(hand, x, a, b) for (a, b), _ in CHI_PAIRS[x]):
             out.append(x)
     return out
+
+
+def _free_pair(hand: Sequence[int], x: int, a: int, b: int) -> bool:
+    """True when free cards other than the single ``x`` supply kinds ``a`` and ``b``."""
+    if a == b:
+        return hand[a] == 2
+    return x not in (a, b) and 0 < hand[a] < 3 and 0 < hand[b] < 3
 
 
 def may_fit(hand: Sequence[int], k: int) -> bool:
