@@ -138,6 +138,21 @@ def test_guo_zhang_passed_peng_kind_cannot_be_taken_again() -> None:
     assert any(isinstance(e, NotTaken) and e.card == revealed[0].card for e in st.log)
 
 
+def test_guo_zhang_still_allows_hu_on_the_passed_kind() -> None:
+    hands = {0: DEALER_PLAIN, 1: WAIT_TEN, 3: "拾拾肆肆伍伍陆陆柒柒捌捌玖玖二二七七一三"}
+    st = GameState(R, make_deck(R, dealer=0, hands=hands, stock="十"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["十"]))
+    legal = st.legal_actions(1)
+    assert Hu(seat=1) in legal and any(isinstance(a, Chi) for a in legal)
+    st.apply(Pass(seat=1))  # passes both the 吃 and the 胡
+    assert K["十"] in st.guo[1]
+    assert st.offer is not None and st.offer.kind == K["十"] and st.offer.source == "reveal"
+    legal = st.legal_actions(1)
+    assert Hu(seat=1) in legal and not any(isinstance(a, Chi) for a in legal)
+    st.apply(Hu(seat=1))
+    assert st.result is not None and st.result.winner == 1 and "self_drawn" in st.result.flags
+
+
 def test_guo_zhang_off() -> None:
     rules = with_overrides(R, {"play.guo_zhang": False})
     st = GameState(rules, make_deck(rules, dealer=0, hands=GUO, stock="五"), dealer=0)
