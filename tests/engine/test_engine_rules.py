@@ -21,6 +21,7 @@ from daer.engine import (
 )
 from daer.engine.claims import chi_options, resolve
 from daer.engine.events import Claimed, Dealt, Discarded, LongDeclared, NotTaken, Revealed
+from daer.engine.match import DealerRule, next_dealer
 from daer.rules import find_rules, with_overrides
 
 R = find_rules()
@@ -303,3 +304,12 @@ def test_a_claim_choice_stays_hidden_until_resolution() -> None:
     after = st.view(1, log=False).to_json()
     assert before == after
     assert b'"hu"' not in st.view(1).to_json().split(b'"log"')[1]
+
+
+# -- the deal moving between hands (an engine option) ----------------------------------------------
+def test_dealer_rules_of_a_match() -> None:
+    assert next_dealer(DealerRule.WINNER, 0, 3, 4) == 3
+    assert next_dealer(DealerRule.WINNER, 0, None, 4) == 0  # 黄牌 keeps the dealer
+    assert next_dealer(DealerRule.ROTATE, 3, 3, 4) == 0
+    assert next_dealer(DealerRule.KEEP_WHILE_WINNING, 1, 1, 4) == 1
+    assert next_dealer(DealerRule.KEEP_WHILE_WINNING, 1, 0, 4) == 2
