@@ -23,28 +23,41 @@ from daer.rules.model import HuTable, Ruleset
 _RED_PARTNERS = {2: (7, 10), 7: (2, 10), 10: (2, 7)}
 
 
-def connections(c: Sequence[int], k: int) -> int:
-    """How well kind ``k`` fits the hand ``c`` (count vector, ``k`` itself included once)."""
-    if c[k] >= 3:
-        return 100
-    score = 6 * (c[k] - 1)
+def _neighbours(k: int) -> tuple[tuple[int, int], ...]:
+    """(kind, weight) of the same-size kinds that help ``k`` toward a 列: ±1 and ±2, 二七十 partners."""
     n = number_of(k)
     base = k - n + 1
-    for d, w in ((-1, 3), (1, 3), (-2, 2), (2, 2)):
-        m = n + d
-        if 1 <= m <= 10 and 0 < c[base + m - 1] < 3:
+    out = [(base + n + d - 1, w) for d, w in ((-1, 3), (1, 3), (-2, 2), (2, 2)) if 1 <= n + d <= 10]
+    out += [(base + m - 1, 2) for m in _RED_PARTNERS.get(n, ())]
+    return tuple(out)
+
+
+_NEIGHBOURS = tuple(_neighbours(k) for k in range(N_KINDS))
+_ALL_PARTNERS = tuple((*(p for p, _ in _NEIGHBOURS[k]), other_size(k)) for k in range(N_KINDS))
+
+
+def connections(c: Sequence[int], k: int) -> int:
+    """How well kind ``k`` fits the hand ``c`` (count vector, ``k`` itself included once)."""
+    ck = c[k]
+    if ck >= 3:
+        return 100
+    score = 6 * (ck - 1)
+    for p, w in _NEIGHBOURS[k]:
+        if 0 < c[p] < 3:
             score += w
-    for m in _RED_PARTNERS.get(n, ()):
-        if 0 < c[base + m - 1] < 3:
-            score += 2
-    if 0 < c[other_size(k)] < 3:
-        score += 3 if c[k] >= 2 or c[other_size(k)] >= 2 else 2
+    o = c[other_size(k)]
+    if 0 < o < 3:
+        score += 3 if ck >= 2 or o >= 2 else 2
     return score
 
 
 def loose(c: Sequence[int]) -> int:
     """Cards with no partner at all (no pair, neighbour, 二七十 or other-size partner)."""
-    return sum(c[k] for k in range(N_KINDS) if 0 < c[k] < 3 and connections(c, k) == 0)
+    n = 0
+    for k in range(N_KINDS):
+        if c[k] == 1 and not any(0 < c[p] < 3 for p in _ALL_PARTNERS[k]):
+            n += 1
+    return n
 
 
 class HeuristicBot:
