@@ -4,20 +4,18 @@
     .venv/bin/python benchmarks/bench_hands.py            # ~1 minute
     .venv/bin/python benchmarks/bench_hands.py --quick    # smoke run
 
-What is timed, all on one core in this process:
+What is timed, all on one core in this process, every hand a new random one:
 
-* ``daer best-胡``: ``Evaluator.best`` on random complete hands (daer.hands.samples), and the
-  public ``evaluate()`` (which also checks the cards and builds ``Group`` objects);
-* ``daer waits``: ``waits()`` on random positions one card short (a complete hand minus its
-  winning card);
+* ``daer best``: ``Evaluator.best`` — the most-胡 arrangement and its 胡 — on random complete
+  hands (daer.hands.samples), with the native accelerator and with the pure-Python search
+  (its caches start empty, so this is its cold rate);
+* ``daer evaluate()``: the public function, which also checks the cards, builds ``Group``
+  objects and uses the native accelerator when built;
+* ``daer waits``: every completing kind with its 胡, on random positions one card short (a
+  complete hand minus its winning card); ``waits()`` is the public function;
 * ``mahjong estimate_hand_value``: ``HandCalculator.estimate_hand_value`` on random complete
   14-tile hands declared riichi (so every hand has a yaku and is scored in full);
 * ``mahjong shanten``: ``Shanten.calculate_shanten`` on random 13-tile hands one tile short.
-
-daer's evaluator caches each size's search on its free counts (at most 3^10 patterns a size).
-"cold" is a fresh evaluator on fresh hands; "warm" is the same evaluator after a warm-up of
-other hands, on hands it has never seen — the regime of a server or a long simulation.
-Every timed hand is a new random hand; none is repeated.
 """
 
 from __future__ import annotations
@@ -80,54 +78,51 @@ def mahjong_rates(rng: random.Random, n: int) -> tuple[float, float]:
     return est, sh
 
 
-def daer_rates(rng: random.Random, n: int, warmup: int) -> dict[str, float]:
+def daer_rates(rng: random.Random, n: int) -> dict[str, float]:
     rules = find_rules("luzhou")
     out: dict[str, float] = {}
-    for label, warm in (("cold", 0), ("warm", warmup)):
-        ev = Evaluator(rules)
-        for s in (random_complete(rng) for _ in range(warm)):
-            ev.best(s.hand, s.melds, s.win)
+    native = Evaluator(rules)
+    python = Evaluator(rules, native=False)  # fresh caches: every measure below is "cold"
+    for label, ev in (("native", native), ("python", python)):
+        if label == "native" and not ev.native:
+            continue
         hands = [random_complete(rng) for _ in range(n)]
-        out[f"best {label}"] = rate(lambda s, ev=ev: ev.best(s.hand, s.melds, s.win), hands)
-    hands = [random_complete(rng) for _ in range(n)]
-    out["evaluate() warm"] = rate(lambda s: evaluate(rules, s.hand, s.melds, s.win), hands)
-    # waits: the public function uses the shared evaluator, warmed above by evaluate()
-    for label, warm in (("cold", 0), ("warm", warmup)):
-        ev = Evaluator(rules)
-        for s in (random_one_short(rng) for _ in range(warm)):
-            ev.waits(s.hand, s.melds, [4 - c for c in all_kinds(s.hand, s.melds, None)])
+        out[f"best ({label})"] = rate(lambda s, ev=ev: ev.best(s.hand, s.melds, s.win), hands)
         positions: list[tuple[Sample, list[int]]] = []
         for _ in range(n):
             s = random_one_short(rng)
             positions.append((s, [4 - c for c in all_kinds(s.hand, s.melds, None)]))
-        out[f"waits {label}"] = rate(lambda p, ev=ev: ev.waits(p[0].hand, p[0].melds, p[1]), positions)
+        out[f"waits ({label})"] = rate(lambda p, ev=ev: ev.waits(p[0].hand, p[0].melds, p[1]), positions)
+    hands = [random_complete(rng) for _ in range(n)]
+    out["evaluate()"] = rate(lambda s: evaluate(rules, s.hand, s.melds, s.win), hands)
     positions2 = [random_one_short(rng) for _ in range(n)]
-    out["waits() warm"] = rate(lambda s: waits(rules, s.hand, s.melds), positions2)
+    out["waits()"] = rate(lambda s: waits(rules, s.hand, s.melds), positions2)
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=50_000, help="timed hands per measurement")
-    parser.add_argument("--warmup", type=int, default=200_000, help="warm-up hands before 'warm' runs")
     parser.add_argument("--peer-hands", type=int, default=5_000, help="hands for the mahjong library")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     args = parser.parse_args()
     if args.quick:
-        args.hands, args.warmup, args.peer_hands = 2_000, 5_000, 500
+        args.hands, args.peer_hands = 2_000, 500
     rng = random.Random(args.seed)
     est, sh = mahjong_rates(rng, args.peer_hands)
-    ours = daer_rates(rng, args.hands, args.warmup)
+    ours = daer_rates(rng, args.hands)
     print(f"# {time.strftime('%Y-%m-%d')}  Python {platform.python_version()}  {platform.machine()}")
-    print(f"# {args.hands} timed hands each, {args.warmup} warm-up hands, seed {args.seed}")
+    print(f"# {args.hands} timed hands each (every one a new random hand), seed {args.seed}")
     print(f"{'measure':32} {'per s':>10} {'ratio':>8}")
     print(f"{'mahjong estimate_hand_value':32} {est:10.0f} {'1.0':>8}")
-    for key in ("best cold", "best warm", "evaluate() warm"):
-        print(f"{'daer ' + key:32} {ours[key]:10.0f} {ours[key] / est:7.1f}x")
+    for key in ("best (native)", "best (python)", "evaluate()"):
+        if key in ours:
+            print(f"{'daer ' + key:32} {ours[key]:10.0f} {ours[key] / est:7.1f}x")
     print(f"{'mahjong calculate_shanten':32} {sh:10.0f} {'1.0':>8}")
-    for key in ("waits cold", "waits warm", "waits() warm"):
-        print(f"{'daer ' + key:32} {ours[key]:10.0f} {ours[key] / sh:7.1f}x")
+    for key in ("waits (native)", "waits (python)", "waits()"):
+        if key in ours:
+            print(f"{'daer ' + key:32} {ours[key]:10.0f} {ours[key] / sh:7.1f}x")
     print("targets: daer best-胡 >= 10x estimate_hand_value; daer waits >= 1x calculate_shanten")
 
 

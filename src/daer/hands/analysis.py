@@ -88,7 +88,7 @@ def evaluate(rules: Ruleset, hand: Counts, melds: Sequence[Meld] = (), win: int 
         zh, en = explain(rules, hand, mt, win)
         return Evaluation(False, 0, (), zh, en)
     meld_groups = tuple(m.to_group(rules.hu) for m in mt)
-    return Evaluation(True, best[0], meld_groups + to_groups(rules, best[1]))
+    return Evaluation(True, best[0], meld_groups + to_groups(best[1]))
 
 
 def explain(rules: Ruleset, hand: Counts, melds: tuple[Meld, ...], win: int | None) -> tuple[str, str]:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from daer.cards import N_KINDS, Counts
-from daer.hands.groups import Group, GroupKind, Meld, group_hu, hu_column, run_hu
+from daer.hands.groups import Group, GroupKind, Meld, hu_column, run_hu
 from daer.rules.model import Ruleset
 
 KIND_CODES = (
@@ -472,11 +472,6 @@ def evaluator_for(rules: Ruleset) -> Evaluator:
     return ev
 
 
-def to_groups(rules: Ruleset, raw: Sequence[_G]) -> tuple[Group, ...]:
-    """Fast-path 列 as :class:`Group` objects, each 胡 checked against the table."""
-    out = []
-    for code, cards, hu in raw:
-        kind = KIND_CODES[code]
-        assert hu == group_hu(rules.hu, kind, cards), (kind, cards, hu)
-        out.append(Group(kind, cards, hu))
-    return tuple(out)
+def to_groups(raw: Sequence[_G]) -> tuple[Group, ...]:
+    """Fast-path 列 as :class:`Group` objects."""
+    return tuple(Group(KIND_CODES[code], cards, hu) for code, cards, hu in raw)
