@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from daer.cards import COPIES, N_KINDS, format_kinds, from_counts, kind_ascii, kind_char, parse_counts
 from daer.hands import GroupKind, evaluate, iter_arrangements, waits
+from daer.hands.analysis import all_kinds
 from daer.hands.samples import Sample, random_complete, random_one_short
 from daer.rules import find_rules, with_overrides
 
@@ -37,13 +38,7 @@ def reference_best(rules, hand, melds, win) -> int | None:
 
 
 def copies_ok(hand, melds, win) -> bool:
-    c = list(hand)
-    for m in melds:
-        for kind in m.cards:
-            c[kind] += 1
-    if win is not None:
-        c[win] += 1
-    return all(0 <= n <= COPIES for n in c)
+    return all(0 <= n <= COPIES for n in all_kinds(hand, melds, win))
 
 
 @SETTINGS
