@@ -1,21 +1,66 @@
-"""Bots that play from a seat's view only: random and heuristic."""
+"""Bots that play from a seat's view only, and a registry of them by name or strength.
+
+>>> make_bot("hard", 1).name
+'search'
+>>> make_bot("search:50", 1).worlds  # type: ignore[attr-defined]
+50
+"""
 
 from daer.bots.base import Bot
 from daer.bots.heuristic import HeuristicBot
-from daer.bots.random_bot import RandomBot
+from daer.bots.random_bot import RandomBot, RandomishBot
+from daer.bots.search import SearchBot
 from daer.rules.model import Ruleset
 
-BOTS = ("random", "heuristic")
-"""Names accepted by :func:`make_bot`."""
+BOTS = ("random", "randomish", "heuristic", "search")
+"""Names accepted by :func:`make_bot` (``search:N`` is the search bot with a budget of N worlds)."""
+
+STRENGTHS = {"easy": "randomish", "normal": "heuristic", "hard": "search"}
+"""Strengths a player can pick (简单 / 普通 / 困难) and the bot each one means."""
 
 
-def make_bot(name: str, *, rules: Ruleset | None = None, seed: int | str | None = None) -> Bot:
-    """A bot by name (``random`` / ``heuristic``)."""
+def bot_names() -> tuple[str, ...]:
+    """Every name and strength :func:`make_bot` accepts (besides ``search:N``)."""
+    return (*BOTS, *STRENGTHS)
+
+
+def is_bot(name_or_strength: str) -> bool:
+    """True when :func:`make_bot` accepts this name."""
+    name = STRENGTHS.get(name_or_strength, name_or_strength)
+    if name.startswith("search:"):
+        return name[7:].isdigit() and int(name[7:]) > 0
+    return name in BOTS
+
+
+def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Ruleset | None = None) -> Bot:
+    """A new bot by name (random / randomish / heuristic / search / search:N) or strength (easy / normal / hard).
+
+    ``seed`` makes its random choices reproducible; ``rules`` defaults to the default preset.
+    ``search`` thinks up to 0.8 s a decision; ``search:N`` samples exactly N worlds, with no time limit.
+    """
+    name = STRENGTHS.get(name_or_strength, name_or_strength)
     if name == "random":
         return RandomBot(seed)
+    if name == "randomish":
+        return RandomishBot(rules, seed)
     if name == "heuristic":
         return HeuristicBot(rules, seed)
-    raise ValueError(f"未知的机器人 {name!r} (unknown bot; choose from {', '.join(BOTS)})")
+    if name == "search":
+        return SearchBot(rules, seed)
+    if is_bot(name):
+        return SearchBot(rules, seed, worlds=int(name[7:]), seconds=None)
+    raise ValueError(f"未知的机器人 {name_or_strength!r} (unknown bot; choose from {', '.join(bot_names())}, search:N)")
 
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "STRENGTHS",
+    "Bot",
+    "HeuristicBot",
+    "RandomBot",
+    "RandomishBot",
+    "SearchBot",
+    "bot_names",
+    "is_bot",
+    "make_bot",
+]

@@ -1,0 +1,150 @@
+"""Possible worlds (可能的牌局): a playable :class:`GameState` rebuilt from one seat's view.
+
+A search bot sees only its :class:`~daer.engine.views.View`.  To look ahead it
+*determinizes*: it deals the cards it has not seen (the other seats' concealed
+hands and the unrevealed stock) at random, consistently with what the view
+shows — its own hand, every meld, the discards, the card on offer, the shown
+bottom card (kept at the bottom of the stock), the hand sizes and the stock
+count — and plays on from there.
+
+:func:`unseen_cards` lists the card ids the seat cannot locate, :func:`sample_hidden`
+deals them, and :func:`world_from_view` builds the state.  What a view without its
+log does not tell is approximated: other seats' 过张 kinds are empty, 八块 skips are
+taken as soon as they are due, and claims already answered by other seats are asked
+again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from daer.cards import COPIES, N_CARDS, N_KINDS, kind_of
+from daer.engine.actions import Action, Pass
+from daer.engine.state import GameState
+from daer.engine.views import View
+from daer.hands import Meld, MeldKind
+from daer.rules.model import Ruleset
+
+_NEUTRAL_DECK = [k * COPIES + c for c in range(COPIES) for k in range(N_KINDS)]
+"""A deck whose deal holds no 垅 or 坎 (no instant win): the base that :func:`world_from_view` overwrites."""
+
+
+def unseen_cards(view: View) -> list[int]:
+    """Card ids the seat of ``view`` cannot locate: other concealed hands and the unrevealed stock.
+
+    The shown bottom card is not among them while it is still in the stock.
+    """
+    known = set(view.hand)
+    for ms in view.melds:
+        for m in ms:
+            known.update(m.ids)
+    known.update(c for _, c in view.discards)
+    if view.offer is not None:
+        known.add(view.offer.card)
+    if view.bottom is not None and view.stock > 0:
+        known.add(view.bottom)
+    return [c for c in range(N_CARDS) if c not in known]
+
+
+def sample_hidden(view: View, rng: random.Random, *, tries: int = 20) -> tuple[dict[int, list[int]], list[int]]:
+    """A random deal of the unseen cards: ({other seat: concealed ids}, stock ids in reveal order).
+
+    Hand sizes and the stock count match the view; the shown bottom card stays last.
+    No other seat gets four of a kind (a dealt 垅 is on the table by the time anyone
+    else decides, except in rare openings), retried up to ``tries`` times.
+    """
+    me = view.seat
+    pool = unseen_cards(view)
+    others = [s for s in view.players if s != me]
+    for attempt in range(tries):
+        rng.shuffle(pool)
+        hands: dict[int, list[int]] = {}
+        pos = 0
+        ok = True
+        for s in others:
+            n = view.hand_sizes[s]
+            hands[s] = pool[pos : pos + n]
+            pos += n
+            if attempt + 1 < tries:
+                counts = [0] * N_KINDS
+                for cid in hands[s]:
+                    counts[kind_of(cid)] += 1
+                if max(counts, default=0) >= COPIES:
+                    ok = False
+                    break
+        if ok:
+            break
+    stock = pool[pos:]
+    if view.bottom is not None and view.stock > 0:
+        stock.append(view.bottom)
+    if len(stock) != view.stock:
+        raise ValueError("视图的牌数不一致 (the view's card counts do not add up)")
+    return hands, stock
+
+
+def world_from_view(
+    view: View, rules: Ruleset, hidden: Mapping[int, Sequence[int]], stock: Sequence[int]
+) -> GameState:
+    """A state that agrees with ``view`` and deals ``hidden`` to the other seats and ``stock`` to the stock.
+
+    The seat of the view has exactly ``view.legal`` as its options.  The state is new:
+    changing it changes nothing the view came from.
+    """
+    me = view.seat
+    if me is None:
+        raise ValueError("需要一个座位的视图 (needs a seat's view, not a spectator's)")
+    st = GameState(rules, _NEUTRAL_DECK, dealer=view.dealer)
+    n = rules.table.seats
+    st.hands = [[] for _ in range(n)]
+    st.counts = [[0] * N_KINDS for _ in range(n)]
+    st.hands[me] = list(view.hand)
+    for s, ids in hidden.items():
+        st.hands[s] = list(ids)
+    for s in range(n):
+        for cid in st.hands[s]:
+            st.counts[s][kind_of(cid)] += 1
+    st.melds = [list(ms) for ms in view.melds]
+    st._meld_objs = [tuple(Meld(MeldKind(m.kind), m.kinds) for m in ms) for ms in view.melds]
+    st.quads = [sum(1 for m in ms if m.kind in (MeldKind.ZHAO.value, MeldKind.LONG.value)) for ms in view.melds]
+    st.skips = [max(0, q - 1) if rules.play.ba_kuai else 0 for q in st.quads]
+    st.guo = [set() for _ in range(n)]
+    st.guo[me] = set(view.guo)
+    st.long_due = [False] * n
+    st.long_due[me] = any(c >= COPIES for c in st.counts[me])
+    st.discards = list(view.discards)
+    st.log = []
+    st.actions = []
+    st.stock = list(stock)
+    st.bottom = view.bottom
+    st.result = None
+    st.settlement = None
+    st._hu_memo = [{} for _ in range(n)]
+    st._orphans = [None] * n
+    initial_stock = N_CARDS - rules.table.dealer_cards - rules.table.other_cards * (len(view.players) - 1)
+    untouched = view.stock == initial_stock and not view.discards and not any(
+        m.kind not in (MeldKind.LONG.value,) for ms in view.melds for m in ms
+    )
+    st.phase = view.phase
+    st.actor = view.actor
+    st.offer = view.offer
+    st.first_discard = untouched and view.phase == "discard" and view.actor == view.dealer
+    st._dihu_offer = (
+        untouched and view.offer is not None and view.offer.source == "discard" and view.offer.owner == view.dealer
+    )
+    st.choices = {}
+    st.options = {}
+    if view.phase == "claim" and view.offer is not None:
+        for s in st._order(view.offer):
+            if s == me:
+                opts: list[Action] = list(view.legal)
+            else:
+                opts = st._claim_options(s, view.offer)
+                if opts and st._may_pass(opts):
+                    opts = [*opts, Pass(seat=s)]
+            if opts:
+                st.options[s] = opts
+    return st
+
+
+__all__ = ["sample_hidden", "unseen_cards", "world_from_view"]
