@@ -1,0 +1,329 @@
+"""The ASGI app: the page (static files), a small JSON API for rooms and records, and the WebSocket.
+
+The socket layer parses and forwards: message shape, size and rate are checked here, the rules by the
+engine (through :mod:`daer.server.rooms`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from daer.bots import BOTS
+from daer.engine import HandRecord, dumps, replay
+from daer.engine.record import RecordError
+from daer.rules import preset_names, resolve_rules
+from daer.server import protocol as p
+from daer.server.rooms import Conn, Room, RoomConfig, RoomError, RoomManager, action_codec
+from daer.store import Store
+
+log = logging.getLogger("daer.server")
+WEB = resources.files("daer") / "web"
+MAX_BODY = 8192
+RATE = 10.0
+"""Messages per second a connection may send on average ..."""
+BURST = 30.0
+"""... and at once."""
+
+
+class Bucket:
+    """A token bucket: ``take`` is False when the client sends faster than allowed."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate, self.burst, self.tokens, self.t = rate, burst, burst, time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
+        self.t = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _err(status: int, code: str, zh: str, en: str) -> JSONResponse:
+    return JSONResponse({"error": code, "zh": zh, "en": en}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any] | JSONResponse:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return _err(413, "too_big", "请求太大", "request too large")
+    try:
+        data = msgspec.json.decode(raw or b"{}")
+    except msgspec.DecodeError:
+        return _err(400, "bad_json", "请求不是有效的 JSON", "request body is not valid JSON")
+    if not isinstance(data, dict):
+        return _err(400, "bad_json", "请求须是一个 JSON 对象", "request body must be a JSON object")
+    return data
+
+
+def _name(data: dict[str, Any]) -> str:
+    name = data.get("name")
+    return name.strip()[:24] if isinstance(name, str) else ""
+
+
+def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlette:
+    """The app with its store (migrated at start) and every unfinished room resumed."""
+    state: dict[str, Any] = {}
+
+    def manager() -> RoomManager:
+        m = state["manager"]
+        assert isinstance(m, RoomManager)
+        return m
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        store = Store(db_url)
+        state["manager"] = RoomManager(store, bot_delay=bot_delay)
+        n = manager().restore_all()
+        log.info("resumed %d rooms", n)
+        yield
+        store.close()
+
+    async def page(_request: Request) -> Response:
+        return FileResponse(str(WEB / "index.html"))
+
+    async def replay_page(_request: Request) -> Response:
+        return FileResponse(str(WEB / "replay.html"))
+
+    async def options(_request: Request) -> Response:
+        return JSONResponse({"presets": preset_names(), "bots": list(BOTS)})
+
+    async def create_room(request: Request) -> Response:
+        data = await _body(request)
+        if isinstance(data, JSONResponse):
+            return data
+        try:
+            cfg = msgspec.convert(data.get("config") or {}, RoomConfig)
+        except msgspec.ValidationError as exc:
+            return _err(400, "bad_config", f"房间选项不对：{exc}", f"bad room options: {exc}")
+        try:
+            room, seat, token = manager().create(cfg, _name(data))
+        except RoomError as exc:
+            return _err(400, exc.code, exc.zh, exc.en)
+        return JSONResponse({"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"})
+
+    def _room(request: Request) -> Room | JSONResponse:
+        room = manager().get(str(request.path_params["code"]))
+        if room is None:
+            return _err(404, "no_room", "没有这个房间", "no such room")
+        return room
+
+    async def join_room(request: Request) -> Response:
+        data = await _body(request)
+        if isinstance(data, JSONResponse):
+            return data
+        room = _room(request)
+        if isinstance(room, JSONResponse):
+            return room
+        try:
+            seat, token = room.join(_name(data))
+        except RoomError as exc:
+            return _err(409, exc.code, exc.zh, exc.en)
+        return JSONResponse({"code": room.code, "seat": seat, "token": token})
+
+    async def room_info(request: Request) -> Response:
+        room = _room(request)
+        if isinstance(room, JSONResponse):
+            return room
+        hands = [{"id": i, "number": n, "finished": f, "points": msgspec.json.decode(pt) if pt else None}
+                 for i, n, f, pt in room.store.hands_of(room.code)]
+        return Response(msgspec.json.encode({"room": room.info(None), "hands": hands}),
+                        media_type="application/json")
+
+    def _record(hand_id: int) -> HandRecord | JSONResponse:
+        row = manager().store.hand(hand_id)
+        if row is None:
+            return _err(404, "no_hand", "没有这一局", "no such hand")
+        if not row.finished:
+            return _err(403, "not_finished", "这一局还没打完，不能看牌谱", "the hand is not finished yet")
+        return HandRecord(rules=row.rules, overrides=msgspec.json.decode(row.overrides), seed=None,
+                          deck=tuple(msgspec.json.decode(row.deck, type=list[int])), dealer=row.dealer,
+                          actions=tuple(action_codec.decode(a.payload) for a in row.actions))
+
+    async def record(request: Request) -> Response:
+        rec = _record(int(request.path_params["hand_id"]))
+        if isinstance(rec, JSONResponse):
+            return rec
+        name = f"daer-hand-{request.path_params['hand_id']}.json"
+        return Response(dumps(rec), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def replay_steps(request: Request) -> Response:
+        rec = _record(int(request.path_params["hand_id"]))
+        if isinstance(rec, JSONResponse):
+            return rec
+        try:
+            st = replay(HandRecord(rules=rec.rules, overrides=rec.overrides, deck=rec.deck, dealer=rec.dealer))
+        except RecordError as exc:
+            return _err(500, "bad_record", "牌谱无法重放", str(exc))
+        def step(act: object) -> dict[str, Any]:
+            return {"action": act, "view": st.view(None, log=False), "hands": [sorted(h) for h in st.hands]}
+
+        steps = [step(None)]
+        for act in rec.actions:
+            st.apply(act)
+            steps.append(step(act))
+        title = resolve_rules(rec.rules, rec.overrides).title_zh
+        return Response(msgspec.json.encode({"rules": title, "steps": steps}), media_type="application/json")
+
+    async def ws_endpoint(ws: WebSocket) -> None:
+        await ws.accept()
+        await Session(ws, manager()).run()
+
+    return Starlette(
+        routes=[
+            Route("/", page), Route("/r/{code}", page), Route("/replay/{hand_id:int}", replay_page),
+            Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
+            Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
+            Route("/api/hands/{hand_id:int}/record", record),
+            Route("/api/hands/{hand_id:int}/replay", replay_steps),
+            WebSocketRoute("/ws", ws_endpoint),
+            Mount("/static", StaticFiles(directory=str(WEB)), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+
+
+class Session:
+    """One WebSocket connection: reads and checks messages, forwards them to its room, writes replies."""
+
+    def __init__(self, ws: WebSocket, manager: RoomManager) -> None:
+        self.ws = ws
+        self.manager = manager
+        self.conn = Conn(None)
+        self.room: Room | None = None
+        self.bucket = Bucket()
+        self.strikes = 0
+
+    def send(self, msg: p.ServerMessage) -> None:
+        self.conn.push(p.encode(msg))
+
+    async def _writer(self) -> None:
+        while True:
+            text = await self.conn.queue.get()
+            if text is None or self.conn.overflow:
+                await self.ws.close(code=1008 if self.conn.overflow else 1000)
+                return
+            await self.ws.send_text(text)
+
+    async def run(self) -> None:
+        writer = asyncio.create_task(self._writer())
+        try:
+            while not writer.done():
+                msg = await self.ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes")
+                self.handle(raw or b"")
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            writer.cancel()
+            self._leave()
+
+    def _leave(self) -> None:
+        room = self.room
+        if room is not None and self.conn in room.conns:
+            room.conns.discard(self.conn)
+            if self.conn.seat is not None:
+                room.seats[self.conn.seat].online -= 1
+                room.broadcast(room.version)
+
+    def handle(self, raw: str | bytes) -> None:
+        """One client message: size, rate and shape checked, then forwarded."""
+        v = self.room.version if self.room else None
+        if len(raw) > p.MAX_MESSAGE:
+            self.send(p.error("too_big", f"消息太大（上限 {p.MAX_MESSAGE} 字节）",
+                              f"message too large (limit {p.MAX_MESSAGE} bytes)", v=v))
+            return
+        if not self.bucket.take():
+            self.strikes += 1
+            if self.strikes in (1, 50) or self.strikes % 500 == 0:
+                self.send(p.error("too_fast", "操作太频繁，请慢一点", "too many messages; slow down", v=v))
+            return
+        try:
+            msg = p.client_decoder.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            self.send(p.error("bad_message", f"消息格式不对：{exc}", f"malformed message: {exc}", v=v))
+            return
+        try:
+            self.dispatch(msg)
+        except RoomError as exc:
+            self.send(p.error(exc.code, exc.zh, exc.en, id=getattr(msg, "id", None), v=v))
+        except Exception:
+            log.exception("message failed")
+            self.send(p.error("server", "服务器出错，动作未生效", "server error; nothing changed",
+                              id=getattr(msg, "id", None), v=v))
+
+    def dispatch(self, msg: p.ClientMessage) -> None:
+        """Forward a well-formed message."""
+        if isinstance(msg, p.Ping):
+            self.send(p.Pong())
+            return
+        if isinstance(msg, p.Hello):
+            self.hello(msg)
+            return
+        room = self.room
+        if room is None:
+            self.send(p.error("no_hello", "请先发送 hello", "send hello first"))
+            return
+        seat = self.conn.seat
+        if isinstance(msg, p.Sync):
+            self.conn.push(p.encode(room.update_for(seat, msg.v)))
+        elif isinstance(msg, p.Act):
+            if seat is None:
+                self.send(p.error("not_seated", "观众不能出牌", "spectators cannot act", id=msg.id, v=room.version))
+                return
+            reply = room.act(seat, msg)
+            self.send(reply)
+            if isinstance(reply, p.Error) and reply.code == "stale":
+                self.conn.push(p.encode(room.update_for(seat, msg.v)))
+        elif isinstance(msg, p.Command):
+            if msg.name not in p.COMMANDS:
+                self.send(p.error("bad_command", "没有这个命令", f"unknown command; one of {p.COMMANDS}",
+                                  id=msg.id, v=room.version))
+                return
+            self.send(room.command(seat, msg))
+            if msg.name == "leave" and seat is not None:
+                room.seats[seat].online = max(0, room.seats[seat].online - 1)
+                room.conns.discard(self.conn)
+                self.conn.push(None)
+
+    def hello(self, msg: p.Hello) -> None:
+        if self.room is not None:
+            self.send(p.error("hello_twice", "已经连接了房间", "already joined a room on this connection"))
+            return
+        room = self.manager.get(msg.room)
+        if room is None:
+            self.send(p.error("no_room", "没有这个房间", "no such room"))
+            return
+        seat = None
+        if msg.token is not None:
+            seat = room.seat_of(msg.token)
+            if seat is None:
+                self.send(p.error("bad_token", "座位凭证无效（可能已离开房间）", "invalid seat token", v=room.version))
+                return
+        self.room, self.conn.seat = room, seat
+        self.send(p.Welcome(seat=seat, v=room.version))
+        room.conns.add(self.conn)
+        self.conn.push(p.encode(room.update_for(seat, msg.v)))
+        if seat is not None:
+            room.seats[seat].online += 1
+            room.broadcast(room.version)

@@ -1,0 +1,173 @@
+"""The WebSocket protocol: typed messages (msgspec), tagged by ``t``.  Described in ``docs/protocol.md``.
+
+The transport only checks the shape of a message; whether an action is allowed is the engine's call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from daer.engine.actions import Action
+from daer.engine.events import Event
+from daer.engine.views import View
+
+MAX_MESSAGE = 4096
+"""Largest client message accepted, in bytes."""
+
+
+class _Msg(msgspec.Struct, frozen=True, kw_only=True, tag_field="t", forbid_unknown_fields=True):
+    pass
+
+
+# -- client to server ---------------------------------------------------------------------------
+class Hello(_Msg, frozen=True, tag="hello"):
+    """First message: which room, the seat's secret token (none: spectator), the last version seen."""
+
+    room: str
+    token: str | None = None
+    v: int | None = None
+
+
+class Act(_Msg, frozen=True, tag="act"):
+    """A game action (one of ``view.legal``) made against version ``v``."""
+
+    id: str
+    v: int
+    action: Action
+
+
+class Command(_Msg, frozen=True, tag="cmd"):
+    """A room command: ``start`` (host), ``next`` (ready for the next hand), ``resume`` (end 托管),
+    ``leave``, ``dissolve`` (host)."""
+
+    id: str
+    name: str
+    v: int | None = None
+
+
+class Sync(_Msg, frozen=True, tag="sync"):
+    """Ask for what was missed since version ``v`` (None: a full state)."""
+
+    v: int | None = None
+
+
+class Ping(_Msg, frozen=True, tag="ping"):
+    """Keep-alive; answered by ``pong``."""
+
+
+ClientMessage = Hello | Act | Command | Sync | Ping
+COMMANDS = ("start", "next", "resume", "leave", "dissolve")
+
+client_decoder = msgspec.json.Decoder(ClientMessage)
+
+
+# -- server to client ---------------------------------------------------------------------------
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat as everyone sees it."""
+
+    seat: int
+    kind: str
+    """human / bot / empty"""
+    name: str
+    online: bool
+    auto: bool
+    """托管: a bot plays this seat until its player acts again."""
+    score: int
+
+
+class Payment(msgspec.Struct, frozen=True, kw_only=True):
+    """Who pays whom at the end of a hand."""
+
+    payer: int
+    payee: int
+    amount: int
+    zh: str
+    en: str
+
+
+class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """The room around the hand: options, seats, scores, the turn deadline."""
+
+    code: str
+    status: str
+    """waiting / playing / between (a hand is over, the next not started) / finished / dissolved"""
+    rules: str
+    overrides: dict[str, Any]
+    hands: int
+    hand_no: int
+    timer: float
+    bot: str
+    host: int
+    seats: tuple[SeatInfo, ...]
+    deadline: float | None
+    """Seconds left for this connection's seat to act (None: no timer running)."""
+    ready: tuple[int, ...] = ()
+    payments: tuple[Payment, ...] = ()
+    hand_id: int | None = None
+    last_hand_id: int | None = None
+
+
+class Welcome(_Msg, frozen=True, tag="welcome"):
+    """Answer to ``hello``: the seat of this connection (None: spectator)."""
+
+    seat: int | None
+    v: int
+
+
+class Update(_Msg, frozen=True, tag="update"):
+    """The state at version ``v`` for this connection: new events since ``since``, the view, the room.
+
+    ``full`` is true when ``events`` is the whole log of the hand (the client missed too much).
+    """
+
+    v: int
+    since: int | None
+    full: bool
+    events: tuple[Event, ...]
+    view: View | None
+    room: RoomInfo
+
+
+class Ack(_Msg, frozen=True, tag="ack"):
+    """Action or command ``id`` was accepted at version ``v``."""
+
+    id: str
+    v: int
+
+
+class Error(_Msg, frozen=True, tag="error"):
+    """A refused message: ``code``, then the reason in Chinese and English; ``v`` the current version."""
+
+    code: str
+    zh: str
+    en: str
+    id: str | None = None
+    v: int | None = None
+
+
+class Pong(_Msg, frozen=True, tag="pong"):
+    """Answer to ``ping``."""
+
+
+class Closed(_Msg, frozen=True, tag="closed"):
+    """The room is closed (dissolved by its host, or finished)."""
+
+    zh: str
+    en: str
+
+
+ServerMessage = Welcome | Update | Ack | Error | Pong | Closed
+
+encoder = msgspec.json.Encoder()
+
+
+def encode(msg: ServerMessage) -> str:
+    """A server message as JSON text."""
+    return encoder.encode(msg).decode()
+
+
+def error(code: str, zh: str, en: str, *, id: str | None = None, v: int | None = None) -> Error:
+    """An error message."""
+    return Error(code=code, zh=zh, en=en, id=id, v=v)

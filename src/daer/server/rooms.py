@@ -1,0 +1,542 @@
+"""Rooms of the online table: seats with secret tokens, hands of a match, bots, timers and 托管.
+
+A room never decides a rule: it asks the engine (``verify`` / ``apply`` / ``view``) and stores every
+accepted action before anyone hears of it.  Versions: ``room.version`` grows by one on every stored
+change; each seat also has a *legal epoch*, the version at which its options last changed, so an
+action made against any version since then is still good (another seat's 过 does not make yours stale).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from daer.bots import make_bot
+from daer.bots.base import Bot
+from daer.engine import Action, GameState, IllegalActionError, new_hand
+from daer.engine.match import DealerRule, next_dealer
+from daer.rules import RulesError, preset_names, resolve_rules
+from daer.rules.model import Ruleset
+from daer.server import protocol as p
+from daer.store import ActionRow, RoomRow, SeatRow, Store
+
+log = logging.getLogger("daer.server")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+RECENT_IDS = 512
+action_codec = msgspec.json.Decoder(Action)
+
+
+class RoomConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Options chosen when the room is created."""
+
+    rules: str = "luzhou"
+    overrides: dict[str, Any] = msgspec.field(default_factory=dict)
+    hands: int = 8
+    timer: float = 30.0
+    """Seconds a player has to act before 托管 (0: no timer)."""
+    bot: str = "heuristic"
+    dealer_rule: str = "winner"
+
+
+class RoomError(Exception):
+    """A request the room refuses: ``code``, Chinese and English reason."""
+
+    def __init__(self, code: str, zh: str, en: str) -> None:
+        super().__init__(f"{zh} ({en})")
+        self.code, self.zh, self.en = code, zh, en
+
+
+def check_config(cfg: RoomConfig) -> Ruleset:
+    """The ruleset of a room's options, or :class:`RoomError` (only shipped presets, never a file path)."""
+    if cfg.rules not in preset_names():
+        raise RoomError("bad_rules", f"没有这个规则：{cfg.rules}", f"unknown ruleset; choose from {preset_names()}")
+    if not 1 <= cfg.hands <= 64:
+        raise RoomError("bad_hands", "局数须在 1 到 64 之间", "hands must be 1-64")
+    if not (cfg.timer == 0 or 5 <= cfg.timer <= 600):
+        raise RoomError("bad_timer", "计时须为 0 或 5 到 600 秒", "timer must be 0 or 5-600 seconds")
+    if cfg.dealer_rule not in {d.value for d in DealerRule}:
+        raise RoomError("bad_dealer_rule", "坐庄方式不对", "dealer_rule must be winner, rotate or keep")
+    try:
+        return resolve_rules(cfg.rules, cfg.overrides)
+    except (RulesError, ValueError, TypeError) as exc:
+        raise RoomError("bad_overrides", f"规则选项不对：{exc}", f"bad house-rule options: {exc}") from exc
+
+
+def bot_for(name: str, rules: Ruleset, seed: str) -> Bot:
+    """A bot by registry name, falling back to the heuristic bot for an unknown name."""
+    try:
+        return make_bot(name, rules=rules, seed=seed)
+    except (ValueError, KeyError):
+        return make_bot("heuristic", rules=rules, seed=seed)
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 of a seat token (only the hash is stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Conn:
+    """One WebSocket connection's outbox: the room pushes text, a writer task sends it."""
+
+    def __init__(self, seat: int | None, *, limit: int = 256) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
+        self.overflow = False
+
+    def push(self, text: str | None) -> None:
+        """Queue a frame (None closes); a client too slow to read is dropped, not waited for."""
+        if self.overflow:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.overflow = True
+
+
+@dataclass
+class Seat:
+    """A seat of a room (``kind``: human / bot / empty)."""
+
+    seat: int
+    kind: str = "empty"
+    name: str = ""
+    token_hash: str | None = None
+    auto: bool = False
+    online: int = 0
+
+    def row(self) -> SeatRow:
+        """As stored."""
+        return SeatRow(self.seat, self.kind, self.name, self.token_hash, self.auto)
+
+
+@dataclass
+class Room:
+    """A private room and its match."""
+
+    code: str
+    config: RoomConfig
+    rules: Ruleset
+    store: Store
+    bot_delay: float
+    seats: list[Seat]
+    scores: list[int]
+    dealer: int = 0
+    hands_played: int = 0
+    status: str = "waiting"
+    version: int = 0
+    state: GameState | None = None
+    hand_id: int | None = None
+    hand_start: int = 0
+    marks: list[tuple[int, int]] = field(default_factory=list)
+    epoch: dict[int, int] = field(default_factory=dict)
+    legal: dict[int, list[Action]] = field(default_factory=dict)
+    deadlines: dict[int, float] = field(default_factory=dict)
+    ready: set[int] = field(default_factory=set)
+    recent: OrderedDict[tuple[int, str], p.ServerMessage] = field(default_factory=OrderedDict)
+    conns: set[Conn] = field(default_factory=set)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    auto_bots: dict[int, Bot] = field(default_factory=dict)
+    handle: asyncio.TimerHandle | None = None
+    busy: bool = False
+
+    # -- seats ---------------------------------------------------------------------------------
+    @property
+    def host(self) -> int:
+        """The host: the lowest seat held by a person (the creator while present)."""
+        return min((s.seat for s in self.seats if s.kind == "human"), default=0)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is."""
+        h = token_hash(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                return s.seat
+        return None
+
+    def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
+        """Take an empty seat (any, or the one asked for); returns (seat, secret token)."""
+        if self.status in ("finished", "dissolved"):
+            raise RoomError("closed", "房间已关闭", "the room is closed")
+        free = [s for s in self.seats if s.kind == "empty" and (seat is None or s.seat == seat)]
+        if not free:
+            raise RoomError("full", "没有空座位", "no free seat")
+        token = secrets.token_urlsafe(18)
+        s = free[0]
+        s.kind, s.name, s.token_hash, s.auto = "human", name[:24] or f"玩家{s.seat + 1}", token_hash(token), False
+        self.version += 1
+        self.store.update_room(self.code, version=self.version, seats=[s.row()])
+        self.broadcast(None)
+        return s.seat, token
+
+    # -- messages ------------------------------------------------------------------------------
+    def info(self, seat: int | None) -> p.RoomInfo:
+        """The room as ``seat`` sees it."""
+        now = time.monotonic()
+        dl = self.deadlines.get(seat) if seat is not None else None
+        pays: tuple[p.Payment, ...] = ()
+        st = self.state.settlement if self.state is not None and self.state.over else None
+        if st is not None:
+            pays = tuple(p.Payment(payer=x.payer, payee=x.payee, amount=x.amount, zh=x.zh, en=x.en)
+                         for x in st.payments)
+        return p.RoomInfo(
+            code=self.code, status=self.status, rules=self.config.rules, overrides=self.config.overrides,
+            hands=self.config.hands, hand_no=self.hands_played + (1 if self.status == "playing" else 0),
+            timer=self.config.timer, bot=self.config.bot, host=self.host,
+            seats=tuple(p.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, online=s.online > 0, auto=s.auto,
+                                   score=self.scores[s.seat]) for s in self.seats),
+            deadline=None if dl is None else max(0.0, round(dl - now, 1)),
+            ready=tuple(sorted(self.ready)), payments=pays,
+            hand_id=self.hand_id if self.status == "playing" else None,
+            last_hand_id=self.hand_id,
+        )
+
+    def update_for(self, seat: int | None, since: int | None) -> p.Update:
+        """What a connection of ``seat`` needs to catch up from version ``since``."""
+        st = self.state
+        if st is None:
+            return p.Update(v=self.version, since=since, full=True, events=(), view=None, room=self.info(seat))
+        full = since is None or not self.hand_start <= since <= self.version
+        start = 0
+        if since is not None and not full:
+            start = max((n for v, n in self.marks if v <= since), default=0)
+        view = st.view(seat, log=False)
+        return p.Update(v=self.version, since=None if full else since, full=full, events=tuple(st.log[start:]),
+                        view=view, room=self.info(seat))
+
+    def broadcast(self, since: int | None) -> None:
+        """Send every connection its own update (one view per seat)."""
+        cache: dict[int | None, str] = {}
+        for c in list(self.conns):
+            if c.seat not in cache:
+                cache[c.seat] = p.encode(self.update_for(c.seat, since))
+            c.push(cache[c.seat])
+
+    def _remember(self, seat: int, msg_id: str, reply: p.ServerMessage) -> None:
+        self.recent[(seat, msg_id)] = reply
+        while len(self.recent) > RECENT_IDS:
+            self.recent.popitem(last=False)
+
+    # -- actions -------------------------------------------------------------------------------
+    def act(self, seat: int, msg: p.Act) -> p.ServerMessage:
+        """A player's action: ack, or an error that changes nothing (a repeated id gets the same answer)."""
+        key = (seat, msg.id)
+        if key in self.recent:
+            return self.recent[key]
+        if self.status != "playing" or self.state is None:
+            return p.error("no_hand", "现在没有在打的牌", "no hand is being played", id=msg.id, v=self.version)
+        if msg.action.seat != seat:
+            return p.error("not_your_seat", "不能替别人出牌", "you may act only for your own seat",
+                           id=msg.id, v=self.version)
+        if msg.v > self.version or msg.v < self.epoch.get(seat, 0):
+            return p.error("stale", "局面已经变了，请按新局面再选", "stale version: the state has changed, resync",
+                           id=msg.id, v=self.version)
+        try:
+            self.state.verify(msg.action)
+        except IllegalActionError as exc:
+            reply: p.ServerMessage = p.error("illegal", exc.zh, exc.en, id=msg.id, v=self.version)
+            self._remember(*key, reply)
+            return reply
+        self.commit_action(msg.action, seat, msg.id, resume=True)
+        reply = p.Ack(id=msg.id, v=self.version)
+        self._remember(*key, reply)
+        return reply
+
+    def commit_action(self, action: Action, seat: int, client_id: str | None, *, resume: bool = False) -> None:
+        """Apply a verified action, store it with the new version, then broadcast and reschedule."""
+        st = self.state
+        assert st is not None and self.hand_id is not None
+        since = self.version
+        st.apply(action)
+        self.version += 1
+        changed = []
+        if resume and self.seats[seat].auto:
+            self.seats[seat].auto = False
+            changed.append(self.seats[seat].row())
+        room: dict[str, Any] = {}
+        points = None
+        if st.over:
+            points, room = self._book(st)
+        try:
+            self.store.append_action(
+                code=self.code, hand_id=self.hand_id,
+                row=ActionRow(len(st.actions) - 1, self.version, seat, client_id, msgspec.json.encode(action).decode()),
+                room=room, points=points, seats=changed,
+            )
+        except Exception as exc:
+            log.exception("store failed; reloading room %s", self.code)
+            self._reload()
+            raise RoomError("store", "服务器保存失败，动作未生效，请重试",
+                            "the server could not store the action; nothing changed, try again") from exc
+        self.marks.append((self.version, len(st.log)))
+        self._refresh_legal()
+        self.broadcast(since)
+        self.schedule()
+
+    def _reload(self) -> None:
+        """Forget the in-memory state and take the stored one (after a failed write)."""
+        row = self.store.load_room(self.code)
+        if row is None:
+            return
+        fresh = room_from_row(row, self.store, self.bot_delay)
+        for name in ("seats", "scores", "dealer", "hands_played", "status", "version", "state", "hand_id",
+                     "hand_start", "marks", "epoch", "legal", "deadlines", "recent", "bots", "auto_bots"):
+            setattr(self, name, getattr(fresh, name))
+
+    def _book(self, st: GameState) -> tuple[str, dict[str, Any]]:
+        """Book a finished hand into the match: scores, next dealer, status."""
+        assert st.result is not None
+        for s, pts in enumerate(st.result.points):
+            self.scores[s] += pts
+        self.hands_played += 1
+        self.dealer = next_dealer(DealerRule(self.config.dealer_rule), self.dealer, st.result.winner,
+                                  self.rules.table.seats)
+        self.status = "finished" if self.hands_played >= self.config.hands else "between"
+        self.ready = set()
+        self.deadlines = {}
+        return msgspec.json.encode(st.result.points).decode(), {
+            "scores": msgspec.json.encode(self.scores).decode(), "dealer": self.dealer,
+            "hands_played": self.hands_played, "status": self.status,
+        }
+
+    def _refresh_legal(self) -> None:
+        """Legal epochs and turn deadlines after a change."""
+        st = self.state
+        now = time.monotonic()
+        for s in range(len(self.seats)):
+            legal = st.legal_actions(s) if st is not None else []
+            if legal != self.legal.get(s, []):
+                self.epoch[s] = self.version
+                self.legal[s] = legal
+                self.deadlines.pop(s, None)
+                if legal and self.config.timer > 0 and self.seats[s].kind == "human":
+                    self.deadlines[s] = now + self.config.timer
+
+    # -- commands ------------------------------------------------------------------------------
+    def command(self, seat: int | None, msg: p.Command) -> p.ServerMessage:
+        """start / next / resume / leave / dissolve."""
+        if seat is None:
+            return p.error("not_seated", "观众不能操作", "spectators cannot do this", id=msg.id, v=self.version)
+        name = msg.name
+        if name == "start":
+            if self.status == "playing" and self.hands_played == 0:
+                return p.Ack(id=msg.id, v=self.version)
+            if seat != self.host:
+                return p.error("not_host", "只有房主可以开始", "only the host can start", id=msg.id, v=self.version)
+            if self.status != "waiting":
+                return p.error("started", "已经开始了", "already started", id=msg.id, v=self.version)
+            for s in self.seats:
+                if s.kind == "empty":
+                    s.kind, s.name = "bot", f"机器人{s.seat + 1}"
+            self.deal()
+        elif name == "next":
+            if self.status != "between":
+                return p.Ack(id=msg.id, v=self.version)
+            self.ready.add(seat)
+            self.broadcast(self.version)
+            self.schedule()
+        elif name == "resume":
+            if self.seats[seat].auto:
+                self.seats[seat].auto = False
+                self._bump_seats([seat])
+        elif name == "leave":
+            s = self.seats[seat]
+            s.token_hash = None
+            if self.status == "waiting":
+                s.kind, s.name = "empty", ""
+            else:
+                s.kind, s.auto = "bot", False
+                s.name = f"机器人{seat + 1}"
+            self._bump_seats([seat])
+            self.schedule()
+        elif name == "dissolve":
+            if seat != self.host:
+                return p.error("not_host", "只有房主可以解散房间", "only the host can dissolve the room",
+                               id=msg.id, v=self.version)
+            self.status = "dissolved"
+            self.version += 1
+            self.store.update_room(self.code, status=self.status, version=self.version)
+            if self.handle is not None:
+                self.handle.cancel()
+            for c in list(self.conns):
+                c.push(p.encode(p.Closed(zh="房主解散了房间", en="the host dissolved the room")))
+                c.push(None)
+        return p.Ack(id=msg.id, v=self.version)
+
+    def _bump_seats(self, seats: list[int]) -> None:
+        since = self.version
+        self.version += 1
+        self.store.update_room(self.code, version=self.version, seats=[self.seats[s].row() for s in seats])
+        self._refresh_legal()
+        self.broadcast(since)
+
+    def deal(self) -> None:
+        """Deal the next hand (a live ``secrets`` shuffle) and store it before anyone sees it."""
+        st = new_hand(self.rules, dealer=self.dealer)
+        self.version += 1
+        self.hand_id = self.store.start_hand(
+            code=self.code, number=self.hands_played + 1, rules=self.config.rules,
+            overrides=msgspec.json.encode(self.config.overrides).decode(), dealer=self.dealer,
+            deck=msgspec.json.encode(st.deck).decode(), version=self.version,
+            seats=[s.row() for s in self.seats],
+        )
+        self._install(st, self.version)
+        self.status = "playing"
+        if st.over:  # an instant win (3垅 / 5坎) at the deal
+            points, room = self._book(st)
+            self.store.update_room(self.code, **room)
+            self._finish_hand_row(points)
+        self._refresh_legal()
+        self.broadcast(None)
+        self.schedule()
+
+    def _finish_hand_row(self, points: str) -> None:
+        assert self.hand_id is not None
+        self.store.finish_hand(self.hand_id, points)
+
+    def _install(self, st: GameState, start_version: int) -> None:
+        self.state = st
+        self.hand_start = start_version
+        self.marks = [(start_version, len(st.log))]
+        self.legal, self.epoch, self.deadlines = {}, {}, {}
+        self.bots = {s.seat: bot_for(self.config.bot, self.rules, f"{self.code}:{s.seat}") for s in self.seats}
+        self.auto_bots = {s.seat: bot_for("heuristic", self.rules, f"{self.code}:auto{s.seat}") for s in self.seats}
+
+    # -- the clock: bots, 托管, next hand ---------------------------------------------------------
+    def schedule(self) -> None:
+        """Arrange the next thing the server itself does for this room."""
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+        loop = asyncio.get_event_loop()
+        if self.status == "playing" and self.state is not None:
+            acting = self.state.to_act()
+            if any(self.seats[s].kind == "bot" or self.seats[s].auto for s in acting):
+                self.handle = loop.call_later(self.bot_delay, self._tick)
+                return
+            dls = [self.deadlines[s] for s in acting if s in self.deadlines]
+            if dls:
+                self.handle = loop.call_later(max(0.0, min(dls) - time.monotonic()), self._tick)
+        elif self.status == "between":
+            humans = {s.seat for s in self.seats if s.kind == "human" and not s.auto}
+            if humans <= self.ready:
+                self.handle = loop.call_later(self.bot_delay, self._tick)
+            elif self.config.timer > 0:
+                self.handle = loop.call_later(self.config.timer, self._tick)
+
+    def _tick(self) -> None:
+        self.handle = None
+        try:
+            self._step()
+        except Exception:
+            log.exception("room %s: step failed", self.code)
+
+    def _step(self) -> None:
+        if self.status == "between":
+            self.deal()
+            return
+        st = self.state
+        if self.status != "playing" or st is None:
+            return
+        now = time.monotonic()
+        expired = [s for s in st.to_act() if s in self.deadlines and self.deadlines[s] <= now]
+        if expired:
+            for s in expired:
+                self.seats[s].auto = True
+                del self.deadlines[s]
+            self._bump_seats(expired)
+        for s in st.to_act():
+            seat = self.seats[s]
+            if seat.kind == "bot" or seat.auto:
+                bot = self.bots[s] if seat.kind == "bot" else self.auto_bots[s]
+                view = st.view(s, log=False)
+                action = bot.choose(view)
+                if action not in view.legal:
+                    action = view.legal[0]
+                self.commit_action(action, s, None)
+                return
+        self.schedule()
+
+
+class RoomManager:
+    """All rooms of one server process, loaded from the store at start."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.6) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {}
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
+            if code not in self.rooms and self.store.load_room(code) is None:
+                return code
+
+    def create(self, cfg: RoomConfig, name: str) -> tuple[Room, int, str]:
+        """A new room with its creator at seat 0 (the host); returns (room, seat, token)."""
+        rules = check_config(cfg)
+        code = self._new_code()
+        n = rules.table.seats
+        room = Room(code=code, config=cfg, rules=rules, store=self.store, bot_delay=self.bot_delay,
+                    seats=[Seat(i) for i in range(n)], scores=[0] * n)
+        self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
+                               scores=msgspec.json.encode(room.scores).decode(), dealer=0,
+                               seats=[s.row() for s in room.seats])
+        self.rooms[code] = room
+        seat, token = room.join(name, 0)
+        return room, seat, token
+
+    def get(self, code: str) -> Room | None:
+        """A room by code (loaded from the store if this process has not seen it yet)."""
+        code = code.strip().upper()
+        if code in self.rooms:
+            return self.rooms[code]
+        row = self.store.load_room(code) if 3 <= len(code) <= 16 else None
+        if row is None:
+            return None
+        room = room_from_row(row, self.store, self.bot_delay)
+        self.rooms[code] = room
+        return room
+
+    def restore_all(self) -> int:
+        """Load every room that was waiting or playing and restart its clock; returns how many."""
+        for code in self.store.room_codes():
+            room = self.get(code)
+            if room is not None:
+                room.schedule()
+        return len(self.rooms)
+
+
+def room_from_row(row: RoomRow, store: Store, bot_delay: float) -> Room:
+    """A room rebuilt from the store: the current hand replayed action by action."""
+    cfg = msgspec.json.decode(row.config, type=RoomConfig)
+    rules = check_config(cfg)
+    room = Room(code=row.code, config=cfg, rules=rules, store=store, bot_delay=bot_delay,
+                seats=[Seat(s.seat, s.kind, s.name, s.token_hash, s.auto) for s in row.seats],
+                scores=msgspec.json.decode(row.scores, type=list[int]), dealer=row.dealer,
+                hands_played=row.hands_played, status=row.status, version=row.version)
+    h = row.hand
+    if h is not None:
+        st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer)
+        room.hand_id = h.id
+        room._install(st, h.start_version)
+        for a in h.actions:
+            st.apply(action_codec.decode(a.payload))
+            room.marks.append((a.version, len(st.log)))
+            if a.client_id is not None:
+                room._remember(a.seat, a.client_id, p.Ack(id=a.client_id, v=a.version))
+        if st.over and not h.finished:  # stopped between storing the last action and booking it
+            points, fields = room._book(st)
+            store.update_room(row.code, **fields)
+            room._finish_hand_row(points)
+        room._refresh_legal()
+    return room

@@ -1,0 +1,66 @@
+"""Tables of the online table.  Changes go through Alembic migrations in ``daer/store/migrations``."""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the table models."""
+
+
+class RoomTable(Base):
+    """A private room: its options (JSON), status, version and running scores."""
+
+    __tablename__ = "rooms"
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    created_at: Mapped[float] = mapped_column()
+    config: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(Integer)
+    scores: Mapped[str] = mapped_column(Text)
+    dealer: Mapped[int] = mapped_column(Integer)
+    hands_played: Mapped[int] = mapped_column(Integer)
+
+
+class SeatTable(Base):
+    """A seat of a room: who sits there (human / bot / empty), its token's hash, 托管."""
+
+    __tablename__ = "seats"
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    auto: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class HandTable(Base):
+    """One hand of a room: the deck and dealer (enough to replay with the actions); result when finished."""
+
+    __tablename__ = "hands"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[str] = mapped_column(String(64))
+    overrides: Mapped[str] = mapped_column(Text)
+    dealer: Mapped[int] = mapped_column(Integer)
+    deck: Mapped[str] = mapped_column(Text)
+    start_version: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    points: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class ActionTable(Base):
+    """An accepted action, committed before it is broadcast; ``client_id`` makes repeats harmless."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("hand_id", "idx"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), index=True)
+    idx: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    payload: Mapped[str] = mapped_column(Text)
