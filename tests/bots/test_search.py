@@ -1,0 +1,111 @@
+"""The search bot: legal choices, worlds that agree with the view, and no way back to the state."""
+
+from __future__ import annotations
+
+import gc
+import random
+import time
+
+import pytest
+
+from daer.bots import HeuristicBot, SearchBot
+from daer.engine import GameState, View, new_hand
+from daer.engine.world import sample_hidden, unseen_cards, world_from_view
+from daer.rules import find_rules, preset_names
+
+
+def _reachable(root: object, limit: int = 200_000) -> list[object]:
+    """Every object reachable from ``root`` through references (a bounded walk)."""
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo and len(seen) < limit:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen[id(obj)] = obj
+        todo.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+def _views(rules_name: str, hands: int) -> list[tuple[GameState, View]]:
+    rules = find_rules(rules_name)
+    bot = HeuristicBot(rules)
+    out = []
+    for i in range(hands):
+        state = new_hand(rules, seed=f"world:{i}", dealer=i % rules.table.seats)
+        while not state.over:
+            seat = state.to_act()[0]
+            view = state.view(seat, log=False)
+            out.append((state, view))
+            state.apply(bot.choose(view))
+    return out
+
+
+def test_no_state_is_reachable_from_a_view() -> None:
+    state = new_hand(find_rules(), seed=3)
+    view = state.view(state.to_act()[0])
+    assert not any(isinstance(o, GameState) for o in _reachable(view))
+
+
+def test_the_search_bot_keeps_no_reference_to_the_real_state() -> None:
+    rules = find_rules()
+    state = new_hand(rules, seed=4)
+    bot = SearchBot(rules, 1, worlds=3, seconds=None)
+    for _ in range(12):
+        if state.over:
+            break
+        seat = state.to_act()[0]
+        state.apply(bot.choose(state.view(seat, log=False)))
+    assert all(o is not state for o in _reachable(bot))
+
+
+@pytest.mark.parametrize("rules_name", preset_names())
+def test_worlds_agree_with_the_view(rules_name: str) -> None:
+    rules = find_rules(rules_name)
+    rng = random.Random(0)
+    for state, view in _views(rules_name, 8)[::3]:
+        assert view.seat is not None
+        pool = unseen_cards(view)
+        hidden, stock = sample_hidden(view, rng)
+        assert len(stock) == view.stock
+        dealt = [c for ids in hidden.values() for c in ids] + stock
+        assert sorted(dealt) == sorted(pool + ([view.bottom] if view.bottom is not None and view.stock else []))
+        world = world_from_view(view, rules, hidden, stock)
+        again = world.view(view.seat, log=False)
+        for field in ("hand", "hand_sizes", "melds", "discards", "bottom", "stock", "offer", "phase", "actor",
+                      "legal", "guo"):
+            assert getattr(again, field) == getattr(view, field), field
+        assert sorted(world.card_locations()) == list(range(80))
+        # the hidden cards are not the real ones (most of the time): nothing real leaks in
+        assert world is not state
+
+
+@pytest.mark.parametrize("rules_name", preset_names())
+def test_search_bot_plays_legal_actions(rules_name: str) -> None:
+    rules = find_rules(rules_name)
+    bots = {s: SearchBot(rules, s, worlds=2, seconds=None) for s in range(rules.table.seats)}
+    for i in range(2):
+        state = new_hand(rules, seed=f"s:{i}", dealer=i)
+        while not state.over:
+            seat = state.to_act()[0]
+            view = state.view(seat, log=False)
+            action = bots[seat].choose(view)
+            assert action in view.legal
+            state.apply(action)
+
+
+def test_search_bot_always_wins_when_it_can() -> None:
+    rules = find_rules()
+    bot = SearchBot(rules, 0, worlds=2, seconds=None)
+    for _state, view in _views("luzhou", 30):
+        if any(type(a).__name__ == "Hu" for a in view.legal):
+            assert type(bot.choose(view)).__name__ == "Hu"
+
+
+def test_time_budget_is_kept() -> None:
+    rules = find_rules()
+    bot = SearchBot(rules, 0, worlds=10_000, seconds=0.05)
+    for _state, view in _views("luzhou", 1)[:10]:
+        t = time.perf_counter()
+        bot.choose(view)
+        assert time.perf_counter() - t < 0.5
