@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from daer.bots import BOTS, make_bot
+from daer.bots import STRENGTHS, is_bot, make_bot
 from daer.bots.base import Bot
 from daer.cards import N_KINDS, kind_of
 from daer.cli.render import action_menu, fmt, narrate, render_view
@@ -24,7 +24,9 @@ def play(
     *,
     hands: Annotated[int, typer.Option(help="手数 number of hands")] = 1,
     seat: Annotated[int, typer.Option(help="你的座位 your seat (0-3)")] = 0,
-    bots: Annotated[str, typer.Option(help="对手机器人 opponents (random / heuristic)")] = "heuristic",
+    bots: Annotated[str, typer.Option(help="对手机器人 opponents: one name, or one per other seat, comma-separated "
+                                           "(random / randomish / heuristic / search / search:N)")] = "heuristic",
+    strength: Annotated[str | None, typer.Option(help="难度 easy / normal / hard (instead of --bots)")] = None,
     rules: Annotated[str, typer.Option(help="规则 preset or TOML")] = "luzhou",
     lang: Annotated[str, typer.Option(help="zh / en")] = "zh",
     seed: Annotated[int | None, typer.Option(help="种子 seed (default: a live shuffle)")] = None,
@@ -32,14 +34,18 @@ def play(
 ) -> None:
     """人机对战 — play against bots in the terminal.  Ctrl-C or EOF leaves."""
     console = Console()
-    if bots not in BOTS:
+    if strength is not None and strength not in STRENGTHS:
+        raise typer.BadParameter(f"难度是 easy / normal / hard (strength is easy, normal or hard), not {strength!r}")
+    names = [strength] if strength is not None else [b.strip() for b in bots.split(",") if b.strip()]
+    if not names or not all(is_bot(b) for b in names):
         raise typer.BadParameter(f"未知的机器人 {bots!r} (unknown bot)")
     try:
         ruleset = resolve_rules(rules)
     except (RulesError, OSError) as exc:
         raise typer.BadParameter(str(exc)) from exc
     match = Match(ruleset, dealer_rule=DealerRule.WINNER, seed=seed)
-    opponents = {s: make_bot(bots, rules=ruleset, seed=f"{seed}:{s}") for s in range(ruleset.table.seats)}
+    others = [s for s in range(ruleset.table.seats) if s != seat]
+    opponents = {s: make_bot(names[i % len(names)], f"{seed}:{s}", rules=ruleset) for i, s in enumerate(others)}
     try:
         for n in range(hands):
             state = match.deal()
