@@ -60,3 +60,11 @@ def test_arena_command_table_and_errors() -> None:
     assert "heuristic" in result.output
     assert runner.invoke(app, ["arena", "--bots", "heuristic,nobody"]).exit_code != 0
     assert runner.invoke(app, ["arena", "--bots", "heuristic,heuristic"]).exit_code != 0
+
+
+def test_play_with_a_strength() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["play", "--strength", "easy", "--seed", "2", "--lang", "en"], input="1\n" * 300)
+    assert result.exit_code == 0, result.output
+    assert "running scores" in result.output
+    assert runner.invoke(app, ["play", "--strength", "expert"]).exit_code != 0
