@@ -128,6 +128,8 @@ class Update(_Msg, frozen=True, tag="update"):
     events: tuple[Event, ...]
     view: View | None
     room: RoomInfo
+    waits: tuple[tuple[int, int], ...] = ()
+    """叫牌 hint for this seat: (kind, 胡) of every card that would win now (at least the minimum 胡)."""
 
 
 class Ack(_Msg, frozen=True, tag="ack"):

@@ -22,8 +22,11 @@ import msgspec
 
 from daer.bots import make_bot
 from daer.bots.base import Bot
+from daer.cards import N_KINDS, kind_of
 from daer.engine import Action, GameState, IllegalActionError, new_hand
 from daer.engine.match import DealerRule, next_dealer
+from daer.engine.views import View
+from daer.hands import Meld, MeldKind, waits
 from daer.rules import RulesError, preset_names, resolve_rules
 from daer.rules.model import Ruleset
 from daer.server import protocol as p
@@ -211,7 +214,21 @@ class Room:
             start = max((n for v, n in self.marks if v <= since), default=0)
         view = st.view(seat, log=False)
         return p.Update(v=self.version, since=None if full else since, full=full, events=tuple(st.log[start:]),
-                        view=view, room=self.info(seat))
+                        view=view, room=self.info(seat), waits=self.waits_of(view))
+
+    def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:
+        """叫牌 hint for a seat holding one card short of a complete hand (not while it must discard)."""
+        if view.seat is None or view.phase == "over" or not view.hand or view.actor == view.seat:
+            return ()
+        counts = [0] * N_KINDS
+        for cid in view.hand:
+            counts[kind_of(cid)] += 1
+        melds = tuple(Meld(MeldKind(m.kind), m.kinds) for m in view.melds[view.seat])
+        try:
+            found = waits(self.rules, tuple(counts), melds)
+        except ValueError:
+            return ()
+        return tuple((w.kind, w.hu) for w in found if w.hu >= self.rules.win.min_hu)
 
     def broadcast(self, since: int | None) -> None:
         """Send every connection its own update (one view per seat)."""

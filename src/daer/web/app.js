@@ -1,0 +1,328 @@
+// The table page: lobby (create / join), room (seats, start), hand (play), settlement.
+// Everything the rules decide comes from the server: this page offers only view.legal.
+import { card, cardRow, charOf, kindOf } from "./cards.js";
+import { lang, setLang, t } from "./i18n.js";
+
+const $app = document.getElementById("app");
+const S = { code: null, token: null, seat: null, ws: null, v: null, upd: null, sel: null, busy: false,
+  retry: 0, deadlineAt: null, closed: false, log: [] };
+const h = (tag, attrs = {}, ...kids) => {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) el.append(k);
+  return el;
+};
+const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 10);
+const tokenKey = (code) => `daer.seat.${code}`;
+
+function toast(msg) {
+  const el = document.getElementById("toast");
+  el.textContent = msg; el.hidden = false;
+  clearTimeout(toast.t); toast.t = setTimeout(() => { el.hidden = true; }, 3500);
+}
+const errText = (e) => (lang === "en" ? `${e.en}` : `${e.zh}（${e.en}）`);
+
+async function api(path, body) {
+  const res = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const data = await res.json();
+  if (!res.ok) throw data;
+  return data;
+}
+
+// -- lobby ------------------------------------------------------------------------------------
+async function lobby() {
+  const opts = await api("/api/options").catch(() => ({ presets: ["luzhou"], bots: ["heuristic"] }));
+  const name = h("input", { id: "name", value: localStorage.getItem("daer.name") || "", maxlength: 24 });
+  const rules = h("select", { id: "rules" }, opts.presets.map((p) => h("option", { value: p, selected: p === "luzhou" }, p)));
+  const hands = h("input", { id: "hands", type: "number", min: 1, max: 64, value: 8 });
+  const timer = h("input", { id: "timer", type: "number", min: 0, max: 600, value: 30 });
+  const bot = h("select", { id: "bot" }, opts.bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, b)));
+  const house = h("textarea", { id: "house", rows: 2, placeholder: "play.guo_zhang=false" });
+  const code = h("input", { id: "code", placeholder: "ABCDE", maxlength: 8, style: "text-transform:uppercase" });
+  const create = async () => {
+    localStorage.setItem("daer.name", name.value);
+    const overrides = {};
+    for (const line of house.value.split("\n")) {
+      const [k, ...rest] = line.split("=");
+      if (!k.trim() || !rest.length) continue;
+      const raw = rest.join("=").trim();
+      try { overrides[k.trim()] = JSON.parse(raw); } catch { overrides[k.trim()] = raw; }
+    }
+    try {
+      const r = await api("/api/rooms", { name: name.value, config: { rules: rules.value, hands: +hands.value,
+        timer: +timer.value, bot: bot.value, overrides } });
+      localStorage.setItem(tokenKey(r.code), r.token);
+      history.pushState({}, "", r.link);
+      enter(r.code);
+    } catch (e) { toast(errText(e)); }
+  };
+  const join = () => { const c = code.value.trim().toUpperCase(); if (c) { history.pushState({}, "", `/r/${c}`); enter(c); } };
+  $app.replaceChildren(
+    h("div", { class: "bar" }, h("span", { class: "grow" }, t("title")), langButton()),
+    h("div", { class: "panel" }, h("h2", {}, t("create")),
+      h("label", { for: "name" }, t("name")), name,
+      h("label", { for: "rules" }, t("rules")), rules,
+      h("div", { class: "row" }, h("div", { class: "grow" }, h("label", {}, t("hands")), hands),
+        h("div", { class: "grow" }, h("label", {}, t("timer")), timer)),
+      h("label", { for: "bot" }, t("bot")), bot,
+      h("label", { for: "house" }, t("house")), house,
+      h("p", {}, h("button", { class: "primary", id: "create", onclick: create, style: "width:100%" }, t("create")))),
+    h("div", { class: "panel" }, h("h2", {}, t("join2")),
+      h("div", { class: "row" }, code, h("button", { id: "join", onclick: join }, t("join")))),
+  );
+}
+
+function langButton() {
+  return h("button", { id: "lang", onclick: () => { setLang(lang === "zh" ? "en" : "zh"); document.documentElement.lang = lang; route(); } }, t("lang"));
+}
+
+// -- room: join, then a socket ---------------------------------------------------------------------
+async function enter(code) {
+  S.code = code.toUpperCase();
+  S.token = localStorage.getItem(tokenKey(S.code));
+  S.upd = null; S.v = null; S.closed = false;
+  if (!S.token) {
+    const name = h("input", { id: "name", value: localStorage.getItem("daer.name") || "", maxlength: 24 });
+    const join = async () => {
+      localStorage.setItem("daer.name", name.value);
+      try {
+        const r = await api(`/api/rooms/${S.code}/join`, { name: name.value });
+        localStorage.setItem(tokenKey(S.code), r.token);
+        S.token = r.token; connect();
+      } catch (e) { toast(errText(e)); }
+    };
+    $app.replaceChildren(
+      h("div", { class: "bar" }, h("span", {}, t("room")), h("span", { class: "code" }, S.code), h("span", { class: "grow" }), langButton()),
+      h("div", { class: "panel" }, h("h2", {}, t("join2")), h("label", {}, t("name")), name,
+        h("p", { class: "row" }, h("button", { class: "primary grow", id: "joinseat", onclick: join }, t("join")),
+          h("button", { id: "watch", onclick: () => connect() }, t("spectate")))));
+    return;
+  }
+  connect();
+}
+
+function connect() {
+  if (S.ws) { S.ws.onclose = null; S.ws.close(); }
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  S.ws = ws;
+  ws.onopen = () => { S.retry = 0; ws.send(JSON.stringify({ t: "hello", room: S.code, token: S.token, v: S.v })); };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = () => {
+    if (S.closed || S.ws !== ws) return;
+    document.body.dataset.conn = "lost";
+    toast(t("reconnecting"));
+    S.retry = Math.min(S.retry + 1, 5);
+    setTimeout(connect, 400 * S.retry);
+  };
+}
+
+function send(msg) { if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg)); }
+function act(action) {
+  if (S.busy) return;
+  S.busy = true; S.sel = null;
+  send({ t: "act", id: newId(), v: S.v, action });
+  render();
+}
+const cmd = (name) => send({ t: "cmd", id: newId(), name, v: S.v });
+
+function onMessage(m) {
+  if (m.t === "welcome") { S.seat = m.seat; document.body.dataset.conn = "ok"; }
+  else if (m.t === "update") {
+    S.upd = m; S.v = m.v; S.busy = false;
+    S.deadlineAt = m.room.deadline === null ? null : Date.now() + m.room.deadline * 1000;
+    render();
+  } else if (m.t === "error") {
+    S.busy = false;
+    if (m.code === "bad_token") { localStorage.removeItem(tokenKey(S.code)); S.token = null; enter(S.code); }
+    if (m.code !== "stale") toast(errText(m));
+    render();
+  } else if (m.t === "closed") { S.closed = true; toast(errText(m)); render(); }
+}
+
+// -- rendering --------------------------------------------------------------------------------------
+const rel = (seat) => {
+  if (S.seat === null || S.seat === undefined) return `${seat + 1}`;
+  return [t("you"), t("next"), t("across"), t("prev")][(seat - S.seat + 4) % 4];
+};
+const seatName = (room, s) => `${room.seats[s].name || t("emptySeat")}`;
+
+function render() {
+  const u = S.upd;
+  if (!u) return;
+  const room = u.room;
+  const top = h("div", { class: "bar" },
+    h("span", { class: "code", id: "roomcode" }, room.code),
+    h("span", {}, room.status === "waiting" ? "" : t("hand", { n: Math.max(room.hand_no, 1), N: room.hands })),
+    h("span", { class: "grow" }),
+    u.view && room.status === "playing" ? h("span", { id: "stock" }, `${t("stock")} ${u.view.stock}`) : null,
+    langButton(),
+    S.seat !== null && room.status !== "dissolved" ? h("button", { id: "leave", onclick: () => { if (confirm(t("confirmLeave"))) { cmd("leave"); localStorage.removeItem(tokenKey(S.code)); S.closed = true; setTimeout(() => { location.href = "/"; }, 300); } } }, t("leave")) : null,
+    S.seat !== null && S.seat === room.host && room.status !== "dissolved" ? h("button", { class: "danger", id: "dissolve", onclick: () => { if (confirm(t("confirmDissolve"))) cmd("dissolve"); } }, t("dissolve")) : null,
+  );
+  const parts = [top];
+  if (S.closed || room.status === "dissolved") parts.push(h("div", { class: "panel" }, t("closed")));
+  else if (room.status === "waiting" || !u.view) parts.push(waitingRoom(room));
+  else parts.push(...table(u));
+  if (u.view && u.view.result && (room.status === "between" || room.status === "finished")) parts.push(settlement(u));
+  $app.replaceChildren(...parts);
+}
+
+function waitingRoom(room) {
+  const link = `${location.origin}/r/${room.code}`;
+  return h("div", { class: "panel", id: "waiting" },
+    h("p", {}, t("share"), " ", h("b", { class: "code" }, room.code)),
+    h("p", { class: "row" }, h("input", { value: link, readonly: true, id: "link" }),
+      h("button", { onclick: () => { navigator.clipboard?.writeText(link); toast(t("copied")); } }, t("copy"))),
+    h("h2", {}, t("seatsTitle")),
+    h("div", { class: "seatlist" }, room.seats.map((s) => h("div", {}, `${s.seat + 1}. ${s.name || t("emptySeat")}`,
+      s.seat === S.seat ? ` (${t("you")})` : "", s.kind === "human" && !s.online ? h("span", { class: "badge off" }, t("offline")) : null))),
+    S.seat === room.host ? h("p", {}, h("button", { class: "primary", id: "start", style: "width:100%", onclick: () => cmd("start") }, t("start")))
+      : h("p", { class: "muted" }, t("waitingHost")));
+}
+
+function meldsEl(melds) {
+  return h("div", { class: "melds" }, melds.map((m) => h("div", { class: "meld" }, m.kinds.map((k) => card(k, { size: "mini" })))));
+}
+
+function badges(room, view, s) {
+  const seat = room.seats[s];
+  const acting = view.phase === "discard" ? view.actor === s : false;
+  return [
+    s === view.dealer ? h("span", { class: "badge dealer" }, t("dealer")) : null,
+    s === view.dijia ? h("span", { class: "badge" }, t("dijia")) : null,
+    seat.auto ? h("span", { class: "badge auto" }, t("auto")) : null,
+    seat.kind === "human" && !seat.online ? h("span", { class: "badge off" }, t("offline")) : null,
+    acting ? h("span", { class: "badge turn" }, t("turn")) : null,
+  ];
+}
+
+function table(u) {
+  const { view, room } = u;
+  const n = room.seats.length;
+  const me = S.seat ?? 0;
+  const out = [];
+  for (let i = 1; i < n; i++) {
+    const s = (me + i) % n;
+    const seat = room.seats[s];
+    const disc = view.discards.filter(([ds]) => ds === s).map(([, cid]) => kindOf(cid));
+    out.push(h("div", { class: `opp ${view.actor === s && view.phase === "discard" ? "active" : ""}`, "data-seat": s },
+      h("div", { class: "who" }, h("span", { class: "nm" }, `${rel(s)} · ${seat.name}`), ...badges(room, view, s),
+        h("span", { class: "grow" }), h("span", { class: "muted" }, `${t("hands2")} ${view.hand_sizes[s]} · ${seat.score}`)),
+      meldsEl(view.melds[s]),
+      disc.length ? h("div", { class: "discards" }, disc.map((k) => card(k, { size: "mini" }))) : null));
+  }
+  // centre: card on offer, bottom card, timer
+  const offer = view.offer;
+  const secs = S.deadlineAt ? Math.max(0, Math.ceil((S.deadlineAt - Date.now()) / 1000)) : null;
+  out.push(h("div", { class: "centre", id: "centre" },
+    offer ? card(offer.kind, { size: "large" }) : h("div", { style: "width:34px" }),
+    h("div", { class: "info" },
+      offer ? h("div", {}, `${rel(offer.owner)} ${offer.source === "reveal" ? t("fromReveal") : t("fromDiscard")} ${charOf(offer.kind)}`) : null,
+      h("div", { class: "muted" }, `${t("stock")} ${view.stock}`, view.bottom !== null ? ` · ${t("bottom")} ${charOf(kindOf(view.bottom))}` : ""),
+      view.to_act && view.phase === "discard" ? h("div", {}, t("yourTurn")) : view.to_act ? h("div", {}, t("deciding")) : null),
+    secs !== null ? h("div", { class: "timer", id: "timer" }, `${secs}`) : null));
+  // own seat
+  if (S.seat !== null && S.seat !== undefined) {
+    const seat = room.seats[S.seat];
+    const legal = view.legal;
+    const discardable = new Set(legal.filter((a) => a.type === "discard").map((a) => a.kind));
+    const byKind = new Map();
+    for (const cid of view.hand) { const k = kindOf(cid); if (!byKind.has(k)) byKind.set(k, []); byKind.get(k).push(cid); }
+    const kinds = [...byKind.keys()].sort((a, b) => (a % 10) - (b % 10) || a - b);
+    const handEl = h("div", { class: "hand", id: "hand" }, kinds.map((k) => h("div", { class: "col" },
+      byKind.get(k).map((cid) => {
+        const c = card(k, { cid });
+        if (discardable.has(k)) {
+          c.classList.add("ok");
+          if (S.sel === k) c.classList.add("sel");
+          c.addEventListener("click", () => {
+            if (S.sel === k) act(legal.find((a) => a.type === "discard" && a.kind === k));
+            else { S.sel = k; render(); }
+          });
+        } else if (discardable.size) c.classList.add("dim");
+        return c;
+      }))));
+    const cw = Math.floor(Math.min(window.innerWidth, 720) / Math.max(kinds.length, 1)) - 3;
+    handEl.style.setProperty("--cw", `${Math.max(16, Math.min(cw, window.innerWidth >= 700 ? 40 : 30))}px`);
+    const myDisc = view.discards.filter(([ds]) => ds === S.seat).map(([, cid]) => kindOf(cid));
+    out.push(h("div", { class: `me ${view.to_act ? "active" : ""}`, "data-seat": S.seat },
+      h("div", { class: "who" }, h("span", { class: "nm" }, `${t("you")} · ${seat.name}`), ...badges(room, view, S.seat),
+        h("span", { class: "grow" }), h("span", { class: "muted" }, `${seat.score}`)),
+      meldsEl(view.melds[S.seat]),
+      myDisc.length ? h("div", { class: "discards" }, myDisc.map((k) => card(k, { size: "mini" }))) : null,
+      handEl,
+      u.waits.length ? h("div", { class: "waits", id: "waits" }, `${t("waitsHint")}:`,
+        u.waits.map(([k, hu]) => h("span", { class: "row" }, card(k, { size: "mini" }), `${hu}${t("hu")}`))) : null));
+    out.push(actionBar(view, seat));
+  }
+  return out;
+}
+
+function describe(a, offerKind) {
+  if (a.type === "hu") return t("winHu");
+  if (a.type === "pass") return t("pass");
+  if (a.type === "peng") return t("peng");
+  if (a.type === "zhao") return t("zhao");
+  if (a.type === "discard") return `${t("discard")} ${charOf(a.kind)}`;
+  if (a.type === "chi") {
+    const main = [...a.hand, offerKind].sort((x, y) => x - y).map(charOf).join("");
+    const bi = a.bi.map((g) => g.map(charOf).join("")).join(" ");
+    return `${t("chi")} ${main}${bi ? ` ${t("bi")} ${bi}` : ""}`;
+  }
+  return a.type;
+}
+
+function actionBar(view, seat) {
+  const buttons = [];
+  if (seat.auto) buttons.push(h("button", { class: "primary", id: "resume", onclick: () => cmd("resume") }, `${t("autoOn")} · ${t("resume")}`));
+  const claims = view.legal.filter((a) => a.type !== "discard");
+  for (const a of claims) {
+    buttons.push(h("button", { class: `${a.type}`, "data-action": a.type, disabled: S.busy, onclick: () => act(a) }, describe(a, view.offer?.kind)));
+  }
+  if (S.sel !== null) {
+    const a = view.legal.find((x) => x.type === "discard" && x.kind === S.sel);
+    if (a) buttons.push(h("button", { class: "primary", "data-action": "discard", disabled: S.busy, onclick: () => act(a) }, describe(a)));
+  }
+  return h("div", { class: "actions", id: "actions" }, buttons);
+}
+
+function settlement(u) {
+  const { view, room } = u;
+  const r = view.result;
+  const name = (s) => `${rel(s)} ${room.seats[s].name}`;
+  const rows = [];
+  if (r.winner === null) rows.push(h("h2", {}, t("draw")));
+  else {
+    rows.push(h("h2", {}, `${t("winner")}: ${name(r.winner)} · ${r.hu}${t("hu")}`,
+      r.flags.length ? ` · ${r.flags.map((f) => t("flags")[f] || f).join(" ")}` : "", r.name ? ` · ${r.name}` : ""));
+    if (r.groups.length) rows.push(h("table", { id: "groups" }, r.groups.map(([shape, kinds, hu]) =>
+      h("tr", {}, h("td", {}, shape), h("td", {}, cardRow(kinds, "mid2")), h("td", {}, `${hu}${t("hu")}`)))));
+    rows.push(h("p", {}, `${t("red")} ${r.red} · ${t("deng")} ${r.deng} · ${t("multipliers")}: ${r.multipliers.length ? r.multipliers.join(" ") : "—"} · ${t("factor")} ×${r.factor}`));
+  }
+  if (room.payments.length) rows.push(h("table", { id: "payments" }, room.payments.map((p) =>
+    h("tr", {}, h("td", {}, name(p.payer)), h("td", {}, `→ ${t("pays")} →`), h("td", {}, name(p.payee)), h("td", {}, `${p.amount}`), h("td", { class: "muted" }, lang === "en" ? p.en : p.zh)))));
+  rows.push(h("table", { id: "scores" }, h("tr", {}, h("th", {}, ""), h("th", {}, t("points")), h("th", {}, t("total"))),
+    room.seats.map((s) => h("tr", {}, h("td", {}, name(s.seat)), h("td", { class: r.points[s.seat] > 0 ? "pos" : r.points[s.seat] < 0 ? "neg" : "" }, `${r.points[s.seat] > 0 ? "+" : ""}${r.points[s.seat]}`), h("td", {}, `${s.score}`)))));
+  const links = room.last_hand_id ? h("p", {}, h("a", { href: `/replay/${room.last_hand_id}`, target: "_blank" }, t("replay")), " · ",
+    h("a", { href: `/api/hands/${room.last_hand_id}/record`, download: true }, t("record"))) : null;
+  const ready = S.seat !== null && room.ready.includes(S.seat);
+  return h("div", { class: "overlay", id: "settlement" }, h("div", { class: "sheet" },
+    h("h2", {}, room.status === "finished" ? t("finished") : t("settle")), ...rows, links,
+    room.status === "between" && S.seat !== null ? h("button", { class: "primary", id: "next", disabled: ready, style: "width:100%", onclick: () => cmd("next") }, ready ? t("ready") : t("nextHand")) : null));
+}
+
+setInterval(() => {
+  const el = document.getElementById("timer");
+  if (el && S.deadlineAt) el.textContent = `${Math.max(0, Math.ceil((S.deadlineAt - Date.now()) / 1000))}`;
+}, 500);
+
+function route() {
+  const m = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
+  if (m) { if (S.upd && S.code === m[1].toUpperCase()) render(); else enter(m[1]); } else lobby();
+}
+window.addEventListener("popstate", route);
+route();

@@ -1,0 +1,44 @@
+// Player-facing text: Chinese first, English on the switch.
+const T = {
+  zh: {
+    title: "大贰 · 网上牌桌", create: "创建房间", join: "加入", joinCode: "房间号", name: "昵称",
+    rules: "规则", hands: "局数", timer: "出牌计时（秒，0=不限）", bot: "机器人", house: "自定规则（每行 key=value）",
+    spectate: "观战", start: "开始（空位由机器人补上）", waitingHost: "等待房主开始…", share: "分享房间号或链接：",
+    copy: "复制链接", copied: "已复制", leave: "离开", dissolve: "解散房间", confirmDissolve: "确定解散房间？",
+    confirmLeave: "确定离开？你的座位会交给机器人。", stock: "墩", bottom: "底", you: "我", next: "下家",
+    across: "对家", prev: "上家", dealer: "庄", dijia: "底家", auto: "托管", offline: "离线", turn: "出牌",
+    deciding: "请选择", yourTurn: "轮到你出牌：点一张牌，再点一次打出", waitsHint: "叫牌", hu: "胡",
+    discard: "打", pass: "过", peng: "碰", zhao: "招", chi: "吃", bi: "比", winHu: "胡",
+    resume: "取消托管", autoOn: "托管中：机器人代你出牌", nextHand: "下一局", ready: "已准备",
+    settle: "结算", winner: "赢家", draw: "黄牌（无人胡）", multipliers: "番", factor: "倍数", deng: "等",
+    red: "红字", pays: "付", total: "总分", finished: "比赛结束", replay: "回放", record: "下载牌谱",
+    hand: "第 {n}/{N} 局", room: "房间", reconnecting: "连接中断，正在重连…", closed: "房间已关闭",
+    fromReveal: "翻出", fromDiscard: "打出", points: "得分", seatsTitle: "座位", emptySeat: "空位",
+    join2: "加入房间", noToken: "你还没有座位", hands2: "手牌", lang: "English", instant: "起手胡",
+    flags: { tianhu: "天胡", dihu: "地胡", haidi: "海底", self_drawn: "自摸" },
+  },
+  en: {
+    title: "Da Er · online table", create: "Create room", join: "Join", joinCode: "Room code", name: "Name",
+    rules: "Rules", hands: "Hands", timer: "Turn timer (s, 0 = none)", bot: "Bots", house: "House rules (key=value per line)",
+    spectate: "Watch", start: "Start (bots take empty seats)", waitingHost: "Waiting for the host…", share: "Share the code or link:",
+    copy: "Copy link", copied: "Copied", leave: "Leave", dissolve: "Dissolve room", confirmDissolve: "Dissolve the room?",
+    confirmLeave: "Leave? A bot takes your seat.", stock: "Stock", bottom: "Bottom", you: "Me", next: "Next",
+    across: "Across", prev: "Previous", dealer: "Dealer", dijia: "Sits out", auto: "Auto", offline: "offline", turn: "to play",
+    deciding: "Choose", yourTurn: "Your turn: tap a card, tap again to discard", waitsHint: "Waiting on", hu: "hu",
+    discard: "Discard", pass: "Pass", peng: "Peng", zhao: "Zhao", chi: "Chi", bi: "bi", winHu: "Hu!",
+    resume: "Take back my seat", autoOn: "Auto-play: a bot plays for you", nextHand: "Next hand", ready: "Ready",
+    settle: "Settlement", winner: "Winner", draw: "Draw (no winner)", multipliers: "Multipliers", factor: "Factor", deng: "Deng",
+    red: "red cards", pays: "pays", total: "Total", finished: "Match over", replay: "Replay", record: "Download record",
+    hand: "Hand {n}/{N}", room: "Room", reconnecting: "Connection lost, reconnecting…", closed: "The room is closed",
+    fromReveal: "revealed", fromDiscard: "discarded", points: "Points", seatsTitle: "Seats", emptySeat: "empty",
+    join2: "Join room", noToken: "You have no seat here", hands2: "Hand", lang: "中文", instant: "Instant win",
+    flags: { tianhu: "heavenly", dihu: "earthly", haidi: "last card", self_drawn: "self-drawn" },
+  },
+};
+export let lang = localStorage.getItem("daer.lang") || "zh";
+export function setLang(l) { lang = l; localStorage.setItem("daer.lang", l); }
+export function t(key, vars = {}) {
+  let s = T[lang][key] ?? T.zh[key] ?? key;
+  if (typeof s === "string") for (const [k, v] of Object.entries(vars)) s = s.replace(`{${k}}`, v);
+  return s;
+}
