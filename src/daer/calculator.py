@@ -18,11 +18,13 @@ from typing import Any
 from daer.cards import NotationError, format_kinds, is_red, parse_kinds, to_counts
 from daer.hands import Evaluation, Meld, MeldError, MeldKind, evaluate, instant_win
 from daer.hands.analysis import all_kinds, check_cards
+from daer.mingtang import PATTERN_MODES, Win, WinContext, best_win, seat_card, settle_context
 from daer.rules import RulesError, Ruleset, resolve_rules
 from daer.scoring import Settlement, WinFlags, settle
 
 REQUEST_FIELDS = frozenset(
-    {"rules", "options", "hand", "melds", "win", "tianhu", "dihu", "haidi", "seat", "dealer", "lang"}
+    {"rules", "options", "hand", "melds", "win", "tianhu", "dihu", "haidi", "seat", "dealer", "lang",
+     "huilong", "bao", "wind"}
 )
 
 
@@ -41,6 +43,8 @@ class Request:
     flags: WinFlags
     seat: int
     dealer: int
+    wind: int | None = None
+    """圈风 card (隆昌/古蔺), when given."""
 
 
 def _cards(value: Any, what: str) -> list[int]:
@@ -116,14 +120,21 @@ def parse_request(data: Any) -> Request:
             raise RequestError(f"win.from 应是 self 或 other, not {source!r}")
         self_drawn = source == "self"
     flags = WinFlags(
-        tianhu=_bool(data, "tianhu"), dihu=_bool(data, "dihu"), haidi=_bool(data, "haidi"), self_drawn=self_drawn
+        tianhu=_bool(data, "tianhu"), dihu=_bool(data, "dihu"), haidi=_bool(data, "haidi"), self_drawn=self_drawn,
+        huilong=_bool(data, "huilong"), bao=_bool(data, "bao"),
     )
+    wind: int | None = None
+    if data.get("wind") is not None:
+        winds = _cards(data["wind"], "wind")
+        if len(winds) != 1:
+            raise RequestError(f"圈风应是一张牌 wind must be one card, got {len(winds)}")
+        wind = winds[0]
     mt, counts = tuple(melds), to_counts(hand)
     try:
         check_cards(counts, mt, win_card)
     except NotationError as exc:
         raise RequestError(str(exc)) from None
-    return Request(rules, counts, mt, win_card, flags, _seat(data, "seat"), _seat(data, "dealer"))
+    return Request(rules, counts, mt, win_card, flags, _seat(data, "seat"), _seat(data, "dealer"), wind)
 
 
 def _group_json(ev: Evaluation) -> list[dict[str, Any]]:
@@ -158,13 +169,25 @@ def score_request(req: Request) -> dict[str, Any]:
     red = sum(n for k, n in enumerate(all_kinds(req.hand, req.melds, req.win)) if is_red(k))
     out: dict[str, Any] = {"complete": ev.complete, "ok": False, "hu": None, "red": red, "groups": []}
     hu: int | None = None
+    won: Win | None = None
     if ev.complete:
         hu = ev.hu
         out["groups"] = _group_json(ev)
-        if hu < rules.win.min_hu:
+        try:
+            won = best_win(rules, req.hand, req.melds, req.win, winner=req.seat, dealer=req.dealer,
+                           flags=req.flags, wind=req.wind)
+        except ValueError as exc:
+            out["error"] = str(exc)
+            out.update(hu=hu, deng=None, multipliers=[], points=None, payments=[])
+            return out
+        if won is None:
             out["error"] = f"胡数不够：{hu} 胡，至少要 {rules.win.min_hu} 胡 (only {hu} 胡; {rules.win.min_hu} needed)"
         else:
             out["ok"] = True
+            hu = won.hu
+            out["groups"] = _group_json(Evaluation(True, hu, won.groups))
+            if won.lan:
+                out["lan"] = True
     else:
         out["error"] = ev.reason
         inst = instant_win(rules, req.hand) if req.win is None and not req.melds else None
@@ -172,21 +195,37 @@ def score_request(req: Request) -> dict[str, Any]:
             name, hu, groups = inst
             out.update(ok=True, instant=name, groups=_group_json(Evaluation(True, hu, groups)))
             out.pop("error")
+            if rules.scoring.mode in PATTERN_MODES:
+                ctx = WinContext(groups, hu, req.flags, False, seat_card(rules, req.seat, req.dealer), req.wind)
+                try:
+                    won = Win(hu, groups, settle_context(rules, ctx, winner=req.seat, dealer=req.dealer))
+                except ValueError as exc:
+                    out.update(ok=False, error=str(exc))
     out["hu"] = hu
     out["deng"] = None
     out["multipliers"] = []
     out["points"] = None
     out["payments"] = []
     if out["ok"] and hu is not None:
-        try:
-            s = settle(rules, hu=hu, red=red, winner=req.seat, dealer=req.dealer, flags=req.flags)
-        except ValueError as exc:
-            out["ok"] = False
-            out["error"] = str(exc)
-            return out
+        if won is not None:
+            s = won.settlement
+        else:
+            try:
+                s = settle(rules, hu=hu, red=red, winner=req.seat, dealer=req.dealer, flags=req.flags)
+            except ValueError as exc:
+                out["ok"] = False
+                out["error"] = str(exc)
+                return out
         out["deng"] = s.deng
         out["multipliers"] = [{"id": m.id, "name": m.zh, "factor": m.factor} for m in s.multipliers]
         out["factor"] = s.factor
+        if rules.scoring.mode in PATTERN_MODES:
+            out["mode"] = rules.scoring.mode
+            out["fan"] = s.fan
+            out["mingtang"] = [{"id": m.id, "name": m.zh, "en": m.en, "value": m.factor} for m in s.multipliers]
+            out["notes"] = list(s.notes)
+        if rules.scoring.mode == "fan":
+            out["final"] = s.final
         out["points"] = _settlement_json(s)
         out["payments"] = [
             {"from": p.payer, "to": p.payee, "amount": p.amount, "why": p.zh, "why_en": p.en} for p in s.payments

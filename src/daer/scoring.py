@@ -52,6 +52,10 @@ class WinFlags:
     """海底: won on the last card of the stock."""
     self_drawn: bool = False
     """The winning card was revealed from the stock by the winner (自摸)."""
+    huilong: bool = False
+    """回龙地胡: the dealer wins on the first discard of another player."""
+    bao: bool = False
+    """报: the winner had declared ready (报牌, 古蔺)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +73,10 @@ class Settlement:
     winner: int | None
     dijia: int | None
     notes: tuple[str, ...] = field(default=())
+    fan: int = 0
+    """番 of 名堂 play (the capped product), or the power of two of 番 play; 0 in 等 play."""
+    final: int = 0
+    """番 play: 胡 × 2^番, capped (what the 彩头 are counted from); 0 otherwise."""
 
     def role(self, seat: int) -> str:
         """winner / dijia / loser of a seat."""
@@ -89,6 +97,8 @@ def deng_of(rules: Ruleset, hu: int) -> int:
     d = rules.scoring.deng
     if hu <= d.start:
         return 1
+    if d.round_down:
+        return 1 + (hu - d.start) // d.step
     return 1 + -(-(hu - d.start) // d.step)
 
 

@@ -18,7 +18,7 @@ from daer.bots.base import Bot
 from daer.bots.runner import simulate
 from daer.cards import N_CARDS
 from daer.engine import GameState, dumps, loads, new_hand, record_of, replay
-from daer.rules import find_rules
+from daer.rules import Ruleset, find_rules, preset_names
 
 R = find_rules()
 ID_KEYS = {"hand", "ids", "card", "bottom", "cards", "melds", "discards"}
@@ -54,13 +54,15 @@ def hidden_from(state: GameState, seat: int | None) -> set[int]:
     return hidden
 
 
-def run_hand(i: int, bots: list[Bot], *, check_views: bool) -> GameState:
-    dealer = i % 4
-    st = new_hand(R, seed=i, dealer=dealer)
+def run_hand(i: int, bots: list[Bot], *, check_views: bool, rules: Ruleset = R) -> GameState:
+    seats = rules.table.seats
+    dealer = i % seats
+    wind = rules.table.winds[i % len(rules.table.winds)] if rules.table.winds else None
+    st = new_hand(rules, seed=i, dealer=dealer, wind=wind)
     while not st.over:
         assert sorted(st.card_locations()) == list(range(N_CARDS))
         if check_views:
-            for seat in (None, 0, 1, 2, 3):
+            for seat in (None, *range(seats)):
                 view = st.view(seat)
                 leaked = set(card_ids(msgspec.json.decode(view.to_json()))) & hidden_from(st, seat)
                 assert not leaked, (i, seat, leaked)
@@ -71,6 +73,7 @@ def run_hand(i: int, bots: list[Bot], *, check_views: bool) -> GameState:
     assert st.result is not None and sum(st.result.points) == 0
     assert sorted(st.card_locations()) == list(range(N_CARDS))
     again = replay(loads(dumps(record_of(st, seed=i))))
+    assert again.result == st.result
     assert again.view(None).to_json() == st.view(None).to_json()
     assert again.hands == st.hands and again.stock == st.stock
     return st
@@ -89,6 +92,17 @@ def test_invariants_with_views(kind: str) -> None:
         bots: list[Bot] = [RandomBot(random.Random(i).random()) if kind == "random" else HeuristicBot(R)
                            for _ in range(4)]
         run_hand(i, bots, check_views=True)
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_invariants_every_preset(name: str) -> None:
+    rules = find_rules(name)
+    n = rules.table.seats
+    for i in range(40):
+        bots: list[Bot] = [HeuristicBot(rules) if (i + s) % 2 else RandomBot(i * 4 + s) for s in range(n)]
+        run_hand(i, bots, check_views=i % 4 == 0, rules=rules)
+    for i in range(300, 500):
+        run_hand(i, [RandomBot(i * 4 + s) for s in range(n)], check_views=False, rules=rules)
 
 
 def test_invariants_many_random_hands() -> None:

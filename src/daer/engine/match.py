@@ -38,19 +38,35 @@ def next_dealer(rule: DealerRule, dealer: int, winner: int | None, seats: int) -
 class Match:
     """Hands one after another with running scores per seat."""
 
-    def __init__(self, rules: Ruleset, *, dealer: int = 0, dealer_rule: DealerRule = DealerRule.WINNER,
+    def __init__(self, rules: Ruleset, *, dealer: int = 0, dealer_rule: DealerRule | None = None,
                  seed: int | str | None = None) -> None:
         self.rules = rules
         self.dealer = dealer
-        self.dealer_rule = dealer_rule
+        self.dealer_rule = DealerRule(rules.table.dealer_rule) if dealer_rule is None else dealer_rule
+        """Who deals next; by default the ruleset's ``table.dealer_rule``."""
         self.seed = seed
         self.scores = [0] * rules.table.seats
         self.hands: list[GameState] = []
+        self.turns = 0
+        """Dealer turns completed (a kept deal is one turn)."""
+
+    @property
+    def wind(self) -> int | None:
+        """The 圈风 card of the coming hand (``table.winds``), or None."""
+        winds = self.rules.table.winds
+        if not winds:
+            return None
+        return winds[(self.turns // max(1, self.rules.table.wind_turns)) % len(winds)]
+
+    @property
+    def over(self) -> bool:
+        """True when the ruleset's ``table.match_hands`` dealer turns are played (古蔺: 一圈, six)."""
+        return 0 < self.rules.table.match_hands <= self.turns
 
     def deal(self) -> GameState:
         """Deal the next hand (seeded as ``f"{seed}:{n}"`` when the match has a seed)."""
         seed = None if self.seed is None else f"{self.seed}:{len(self.hands)}"
-        state = new_hand(self.rules, seed=seed, dealer=self.dealer)
+        state = new_hand(self.rules, seed=seed, dealer=self.dealer, wind=self.wind)
         self.hands.append(state)
         return state
 
@@ -59,4 +75,7 @@ class Match:
         assert state.result is not None
         for seat, p in enumerate(state.result.points):
             self.scores[seat] += p
+        before = self.dealer
         self.dealer = next_dealer(self.dealer_rule, self.dealer, state.result.winner, self.rules.table.seats)
+        if self.dealer != before or self.dealer_rule is DealerRule.ROTATE:
+            self.turns += 1

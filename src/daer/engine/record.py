@@ -35,6 +35,8 @@ class HandRecord(msgspec.Struct, kw_only=True, frozen=True):
     """The injected (or live-shuffled) deck, card ids in dealing order."""
     dealer: int = 0
     actions: tuple[Action, ...] = ()
+    wind: int | None = None
+    """圈风 card of the hand (隆昌/古蔺 rounds); left out of the JSON when None."""
 
 
 class RecordError(ValueError):
@@ -52,10 +54,11 @@ def shuffled_deck(seed: int | str | None = None) -> list[int]:
 
 
 def new_hand(
-    rules: Ruleset, *, seed: int | str | None = None, deck: list[int] | None = None, dealer: int = 0
+    rules: Ruleset, *, seed: int | str | None = None, deck: list[int] | None = None, dealer: int = 0,
+    wind: int | None = None,
 ) -> GameState:
     """A freshly dealt hand from a seed, an injected deck, or a live (``secrets``) shuffle."""
-    return GameState(rules, deck if deck is not None else shuffled_deck(seed), dealer=dealer)
+    return GameState(rules, deck if deck is not None else shuffled_deck(seed), dealer=dealer, wind=wind)
 
 
 def record_of(state: GameState, *, rules: str | None = None, overrides: dict[str, Any] | None = None,
@@ -68,6 +71,7 @@ def record_of(state: GameState, *, rules: str | None = None, overrides: dict[str
         deck=None if seed is not None else state.deck,
         dealer=state.dealer,
         actions=tuple(state.actions),
+        wind=state.wind,
     )
 
 
@@ -79,7 +83,7 @@ def replay(record: HandRecord, *, upto: int | None = None) -> GameState:
     if record.deck is None and record.seed is None:
         raise RecordError("牌谱缺少牌堆或种子 (a record needs a deck or a seed)")
     deck = list(record.deck) if record.deck is not None else shuffled_deck(record.seed)
-    state = GameState(rules, deck, dealer=record.dealer)
+    state = GameState(rules, deck, dealer=record.dealer, wind=record.wind)
     for act in record.actions[:upto]:
         state.apply(act)
     return state
@@ -87,7 +91,10 @@ def replay(record: HandRecord, *, upto: int | None = None) -> GameState:
 
 def dumps(record: HandRecord) -> str:
     """The record as JSON text."""
-    return msgspec.json.format(msgspec.json.encode(record).decode(), indent=1)
+    data = msgspec.to_builtins(record)
+    if data.get("wind") is None:
+        data.pop("wind", None)
+    return msgspec.json.format(msgspec.json.encode(data).decode(), indent=1)
 
 
 def loads(text: str | bytes) -> HandRecord:

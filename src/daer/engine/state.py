@@ -29,8 +29,9 @@ from daer.engine.events import (
     Revealed,
 )
 from daer.engine.views import Offer, Phase, Result, TableMeld, View
-from daer.hands import Meld, MeldKind, evaluate, instant_win
+from daer.hands import Meld, MeldKind, instant_win, iter_arrangements
 from daer.hands.evaluate import evaluator_for
+from daer.mingtang import PATTERN_MODES, WinContext, best_of, best_win, settle_context
 from daer.rules.model import Ruleset
 from daer.scoring import Settlement, WinFlags, seats_of, settle, settle_draw
 
@@ -38,12 +39,14 @@ from daer.scoring import Settlement, WinFlags, seats_of, settle, settle_draw
 class GameState:
     """A hand in play.  Build it with :func:`new_hand` (seeded) or directly from a deck."""
 
-    def __init__(self, rules: Ruleset, deck: Sequence[int], *, dealer: int = 0) -> None:
+    def __init__(self, rules: Ruleset, deck: Sequence[int], *, dealer: int = 0, wind: int | None = None) -> None:
         if sorted(deck) != list(range(N_CARDS)):
             raise ValueError("牌堆必须是 0-79 各一张 (the deck must hold each card id 0-79 once)")
         self.rules = rules
         self.deck = tuple(deck)
         self.dealer = dealer
+        self.wind = wind
+        """圈风 card of this hand (隆昌/古蔺), or None."""
         players, dijia = seats_of(rules, dealer)
         self.players: tuple[int, ...] = tuple(players)
         self.dijia = dijia
@@ -73,6 +76,9 @@ class GameState:
         """The dealer's first discard is still to come (天胡 / 地胡)."""
         self._dihu_offer = False
         """The card on offer is the dealer's first discard (地胡)."""
+        self._other_discarded = False
+        self._huilong_offer = False
+        """The card on offer is the first discard of a player other than the dealer (回龙地胡)."""
         self._ev = evaluator_for(rules)
         self._hu_memo: list[dict[int | None, int | None]] = [{} for _ in range(n)]
         self._orphans: list[list[int] | None] = [None] * n
@@ -106,7 +112,13 @@ class GameState:
             if inst is not None:
                 name, hu, groups = inst
                 red = sum(1 for k in range(N_KINDS) for _ in range(self.counts[seat][k]) if is_red(k))
-                st = settle(self.rules, hu=hu, red=red, winner=seat, dealer=self.dealer)
+                if self.rules.scoring.mode in PATTERN_MODES:
+                    won = best_of(self.rules, [groups], winner=seat, dealer=self.dealer, flags=WinFlags(),
+                                  wind=self.wind)
+                    st = won.settlement if won is not None else settle_context(
+                        self.rules, WinContext(groups, hu, wind=self.wind), winner=seat, dealer=self.dealer)
+                else:
+                    st = settle(self.rules, hu=hu, red=red, winner=seat, dealer=self.dealer)
                 self._finish(
                     Result(winner=seat, how="instant", hu=hu, name=name, red=red,
                            groups=tuple((g.kind.zh, g.cards, g.hu) for g in groups)),
@@ -228,11 +240,17 @@ class GameState:
             best = self._ev.best(tuple(self.counts[seat]), self._meld_objs[seat], kind)
             if best is not None:
                 hu = best[0]
-                if hu == 0 and self.rules.win.lan_hu:
-                    hu = self.rules.win.lan_hu
+                lan = self.rules.win.lan_hu
+                if lan and hu < self.rules.win.min_hu and (hu == 0 or self._lan_possible(seat, kind)):
+                    hu = lan
                 result = hu if hu >= self.rules.win.min_hu else None
         memo[kind] = result
         return result
+
+    def _lan_possible(self, seat: int, kind: int | None) -> bool:
+        """烂和: some arrangement of the hand has no 列 with 胡 (the best one has a few)."""
+        arrs = iter_arrangements(self.rules, tuple(self.counts[seat]), self._meld_objs[seat], kind)
+        return any(not sum(g.hu for g in a) for a in arrs)
 
     def _claim_options(self, seat: int, offer: Offer) -> list[Action]:
         k = offer.kind
@@ -240,7 +258,7 @@ class GameState:
         own = offer.source == "reveal" and seat == offer.owner
         p = self.rules.play
         out: list[Action] = []
-        if self.can_hu(seat, k) is not None:
+        if (offer.source == "reveal" or self.rules.win.on_discard) and self.can_hu(seat, k) is not None:
             out.append(Hu(seat=seat))
         size = len(self.hands[seat])
         quads_after = self.quads[seat] + 1
@@ -323,6 +341,9 @@ class GameState:
         dealer_first = seat == self.dealer and self.first_discard
         self.first_discard = False
         self._dihu_offer = dealer_first
+        self._huilong_offer = seat != self.dealer and not self._other_discarded
+        if seat != self.dealer:
+            self._other_discarded = True
         self._offer(Offer(card=cid, kind=action.kind, source="discard", owner=seat))
         return event
 
@@ -349,8 +370,10 @@ class GameState:
         seat = win.seat
         if isinstance(win, Hu):
             dihu = self._dihu_offer and offer.source == "discard" and seat != self.dealer
+            huilong = self._huilong_offer and offer.source == "discard" and seat == self.dealer
             flags = WinFlags(
                 dihu=dihu,
+                huilong=huilong,
                 haidi=offer.source == "reveal" and not self.stock,
                 self_drawn=offer.source == "reveal" and seat == offer.owner,
             )
@@ -382,14 +405,16 @@ class GameState:
         self._after_claim_or_deal(seat)
 
     def _win(self, seat: int, kind: int | None, flags: WinFlags) -> None:
-        ev = evaluate(self.rules, tuple(self.counts[seat]), self._meld_objs[seat], kind)
-        hu = ev.hu if ev.hu or not self.rules.win.lan_hu else self.rules.win.lan_hu
-        st = settle(self.rules, hu=hu, red=ev.red, winner=seat, dealer=self.dealer, flags=flags)
+        won = best_win(self.rules, tuple(self.counts[seat]), self._meld_objs[seat], kind, winner=seat,
+                       dealer=self.dealer, flags=flags, wind=self.wind)
+        assert won is not None, "a 胡 was offered for a hand that cannot win"
+        st = won.settlement
         names = [n for n, on in (("tianhu", flags.tianhu), ("dihu", flags.dihu), ("haidi", flags.haidi),
-                                 ("self_drawn", flags.self_drawn)) if on]
+                                 ("self_drawn", flags.self_drawn), ("huilong", flags.huilong),
+                                 ("bao", flags.bao), ("lan", won.lan)) if on]
         self._finish(
-            Result(winner=seat, how="hu", hu=hu, win_kind=kind, red=ev.red, flags=tuple(names),
-                   groups=tuple((g.kind.zh, g.cards, g.hu) for g in ev.groups)),
+            Result(winner=seat, how="hu", hu=won.hu, win_kind=kind, red=st.red, flags=tuple(names),
+                   groups=tuple((g.kind.zh, g.cards, g.hu) for g in won.groups)),
             st,
         )
 
@@ -399,6 +424,7 @@ class GameState:
             winner=result.winner, how=result.how, hu=result.hu, name=result.name, win_kind=result.win_kind,
             groups=result.groups, red=result.red, flags=result.flags,
             multipliers=tuple(m.zh for m in st.multipliers), factor=st.factor, deng=st.deng, points=st.points,
+            fan=st.fan, final=st.final,
         )
         self.phase = "over"
         self.actor = None

@@ -52,6 +52,10 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     factor: int = 1
     deng: int = 0
     points: tuple[int, ...] = ()
+    fan: int = 0
+    """番 of 名堂 / 番 play (see :class:`~daer.scoring.Settlement`)."""
+    final: int = 0
+    """番 play: 胡 × 2^番, capped."""
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True):

@@ -28,6 +28,13 @@ ALIASES = {
     "泸州大贰": "luzhou",
     "合江": "hejiang",
     "合江大贰": "hejiang",
+    "泸州名堂": "luzhou-mingtang",
+    "大贰名堂": "luzhou-mingtang",
+    "古蔺": "gulin",
+    "古蔺大贰": "gulin",
+    "隆昌": "longchang",
+    "隆昌大贰": "longchang",
+    "跑胡子": "paohuzi",
 }
 """Other names players use for the presets."""
 
@@ -77,9 +84,15 @@ def _resolve(data: Mapping[str, Any], seen: tuple[str, ...] = ()) -> dict[str, A
 
 def _build(data: Mapping[str, Any]) -> Ruleset:
     try:
-        return msgspec.convert(dict(data), Ruleset, strict=True)
+        rules = msgspec.convert(dict(data), Ruleset, strict=True)
     except msgspec.ValidationError as exc:
         raise RulesError(f"规则有误 invalid ruleset: {exc}") from None
+    from daer.mingtang.patterns import PATTERNS  # noqa: PLC0415 — the patterns import the rules model
+
+    unknown = sorted(set(rules.scoring.patterns) - set(PATTERNS))
+    if unknown:
+        raise RulesError(f"未知的名堂 unknown pattern(s) in scoring.patterns: {', '.join(unknown)}")
+    return rules
 
 
 @functools.cache

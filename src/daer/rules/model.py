@@ -58,6 +58,15 @@ class TableRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True
     """The stock's bottom card is shown to all (底牌最后一张牌必须示众)."""
     swap_red_bottom: bool = True
     """A red bottom card is moved to the front of the stock and a black one shown instead."""
+    dealer_rule: Literal["winner", "rotate", "keep"] = "winner"
+    """Who deals next in a match: the winner (黄牌 keeps the dealer); the next seat (轮庄); the dealer
+    while he wins, else the next seat (稳庄, 隆昌)."""
+    winds: tuple[int, ...] = ()
+    """圈风 cards of a round in order (隆昌/古蔺: 大贰 大柒 大拾 小二 小七 小十 = 11, 16, 19, 1, 6, 9)."""
+    wind_turns: int = 1
+    """Dealer turns per wind (隆昌: every player deals once per wind; 古蔺: one turn each)."""
+    match_hands: int = 0
+    """Dealer turns in a match (古蔺: six, 一圈); 0 leaves it open."""
 
 
 class WinRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -75,6 +84,8 @@ class WinRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """So many 垅 in the dealt hand win at once (3垅); 0 is off."""
     instant_kans: int = 5
     """So many 坎 in the dealt hand win at once (5坎); 0 is off."""
+    on_discard: bool = True
+    """A player may win on another's discard; False: only on a card revealed from the stock (跑胡子)."""
 
 
 class PlayRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -119,6 +130,9 @@ class DengScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """Multiplier of 地胡."""
     huang: int = 1
     """黄牌: each player pays the 底家 this many points."""
+    round_down: bool = False
+    """等 brackets: False — any 胡 past a step starts the next 等 (11-20 = 2等); True — only full steps
+    count (跑胡子: 15 = 1等, 18-20 = 2等, 不满3胡不算等)."""
 
 
 class MoneyScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -134,13 +148,63 @@ class MoneyScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """基数: the money of one 棒."""
 
 
+class MingtangScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """名堂 play (高级玩法, mode ``mingtang``): 番 multiply, are capped, and a table turns them into points."""
+
+    cap: int = 32
+    """Most 番 a hand counts (一般最高计32番)."""
+    pinghu: int = 2
+    """番 of a hand without 名堂 (平胡只有两番和四番两种)."""
+    pinghu_high: int = 4
+    """番 of a 平胡 with at least ``pinghu_high_at`` 胡."""
+    pinghu_high_at: int = 27
+    """胡 from which a 平胡 counts ``pinghu_high`` 番 (27胡为四番)."""
+    points: tuple[tuple[int, int], ...] = ((2, 5), (4, 8), (8, 12), (16, 16), (32, 24))
+    """(番, points each loser pays): 2番 5分, 4番 8分, 8番 12分, 16番 16分, 32番 24分."""
+    dijia: tuple[tuple[int, int], ...] = ((2, 2), (4, 4), (8, 6), (16, 8), (32, 12))
+    """(番, points the winner gives the 底家): 2, 4, 6, 8, 12分."""
+
+
+class FanScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """番 as powers of two (mode ``fan``, 隆昌/古蔺): final 胡 = 胡 × 2^番, capped; paid in 彩头 by brackets."""
+
+    cap_hu: int = 200
+    """Most final 胡 (封顶 200 胡为满贯)."""
+    caitou_start: int = 10
+    """Final 胡 of the first 彩头 (10胡1个彩头)."""
+    caitou_step: int = 10
+    """Final 胡 per further 彩头 (11-20 → 2, 21-30 → 3 …)."""
+    dealer_double: bool = True
+    """Payments between the dealer and another player are doubled (庄家和牌…双倍彩头)."""
+    huang: int = 5
+    """黄牌: each player pays the 歇底 this many 彩头 (黄5)."""
+    penalty: int = 10
+    """包牌 (包10): the offender pays each other seat this many 彩头."""
+
+
+class HuayangScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """花样 play (mode ``huayang``, 跑胡子): 底 = 等 × the sum of the 花样's 番 (平胡 1)."""
+
+    self_drawn_deng: int = 1
+    """等 added for 自摸 (自摸在实际底数上加1等)."""
+    haidi_alone: int = 1
+    """番 of 海底 when it is the only 花样 (平胡海底算1番, added to the plain 1)."""
+
+
 class ScoringRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """How a won hand is paid."""
 
-    mode: Literal["deng", "money"] = "deng"
-    """deng: 普通算等 points; money: 付钱计算 with the sequence and 底钱."""
+    mode: Literal["deng", "money", "mingtang", "fan", "huayang"] = "deng"
+    """deng: 普通算等 points; money: 付钱计算 with the sequence and 底钱; mingtang: 泸州名堂 (高级玩法);
+    fan: 胡 × 2^番 in 彩头 (隆昌, 古蔺); huayang: 跑胡子 底 = 等 × 花样番."""
     deng: DengScoring = msgspec.field(default_factory=DengScoring)
     money: MoneyScoring = msgspec.field(default_factory=MoneyScoring)
+    patterns: dict[str, int] = msgspec.field(default_factory=dict)
+    """名堂 / 番 / 花样 by id (see ``daer.mingtang``) and their value; only the listed ones count.
+    mingtang: 番 factors; fan: powers of two; huayang: 番 added."""
+    mingtang: MingtangScoring = msgspec.field(default_factory=MingtangScoring)
+    fan: FanScoring = msgspec.field(default_factory=FanScoring)
+    huayang: HuayangScoring = msgspec.field(default_factory=HuayangScoring)
 
 
 class Ruleset(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -1,0 +1,20 @@
+"""名堂 / 番 / 花样: the patterns of the rule texts and the scoring modes that use them."""
+
+from daer.mingtang.context import SEAT_CARDS, WINDS, WinContext
+from daer.mingtang.patterns import PATTERNS, Pattern, matches
+from daer.mingtang.settle import PATTERN_MODES, Win, best_of, best_win, seat_card, settle_context
+
+__all__ = [
+    "PATTERNS",
+    "PATTERN_MODES",
+    "SEAT_CARDS",
+    "WINDS",
+    "Pattern",
+    "Win",
+    "WinContext",
+    "best_of",
+    "best_win",
+    "matches",
+    "seat_card",
+    "settle_context",
+]
