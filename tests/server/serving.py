@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import connect
 
 
 def free_port() -> int:
@@ -66,3 +72,77 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+def post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """POST JSON; (status, decoded body)."""
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as res:
+            return res.status, json.loads(res.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def get(url: str) -> tuple[int, Any]:
+    """GET; (status, decoded JSON body)."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as res:
+            return res.status, json.loads(res.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+class Client:
+    """A WebSocket player: remembers the last update; ``act`` returns the reply to its id."""
+
+    def __init__(self, server: Server, code: str, token: str | None = None, v: int | None = None) -> None:
+        self.ws = connect(server.ws_url, max_size=2**22).__enter__()
+        self.frames: list[dict[str, Any]] = []
+        self.upd: dict[str, Any] | None = None
+        self.n = 0
+        self.send({"t": "hello", "room": code, "token": token, "v": v})
+        self.welcome = self.until(lambda m: m["t"] in ("welcome", "error"))
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    def recv(self, timeout: float = 20) -> dict[str, Any]:
+        m: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.frames.append(m)
+        if m["t"] == "update":
+            self.upd = m
+        return m
+
+    def until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 30) -> dict[str, Any]:
+        """Read frames until one satisfies ``pred`` (fails after ``timeout`` seconds without one)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self.recv(max(0.1, deadline - time.monotonic()))
+            if pred(m):
+                return m
+
+    def state(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 30) -> dict[str, Any]:
+        """The latest update if it satisfies ``pred``, else the next one that does."""
+        if self.upd is not None and pred(self.upd):
+            return self.upd
+        return self.until(lambda m: m["t"] == "update" and pred(m), timeout)
+
+    def reply(self, msg_id: str) -> dict[str, Any]:
+        return self.until(lambda m: m["t"] in ("ack", "error") and m.get("id") == msg_id)
+
+    def act(self, action: dict[str, Any], *, v: int | None = None, msg_id: str | None = None) -> dict[str, Any]:
+        self.n += 1
+        msg_id = msg_id or f"a{self.n}"
+        assert self.upd is not None
+        self.send({"t": "act", "id": msg_id, "v": self.upd["v"] if v is None else v, "action": action})
+        return self.reply(msg_id)
+
+    def cmd(self, name: str) -> dict[str, Any]:
+        self.n += 1
+        msg_id = f"c{self.n}"
+        self.send({"t": "cmd", "id": msg_id, "name": name})
+        return self.reply(msg_id)
+
+    def close(self) -> None:
+        self.ws.close()

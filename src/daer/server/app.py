@@ -88,9 +88,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
         return m
 
     @contextlib.asynccontextmanager
-    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db_url)
-        state["manager"] = RoomManager(store, bot_delay=bot_delay)
+        state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay)
         n = manager().restore_all()
         log.info("resumed %d rooms", n)
         yield

@@ -65,8 +65,8 @@ def check_config(cfg: RoomConfig) -> Ruleset:
         raise RoomError("bad_rules", f"没有这个规则：{cfg.rules}", f"unknown ruleset; choose from {preset_names()}")
     if not 1 <= cfg.hands <= 64:
         raise RoomError("bad_hands", "局数须在 1 到 64 之间", "hands must be 1-64")
-    if not (cfg.timer == 0 or 5 <= cfg.timer <= 600):
-        raise RoomError("bad_timer", "计时须为 0 或 5 到 600 秒", "timer must be 0 or 5-600 seconds")
+    if not 0 <= cfg.timer <= 600:
+        raise RoomError("bad_timer", "计时须在 0 到 600 秒之间（0 = 不限）", "timer must be 0-600 seconds (0: none)")
     if cfg.dealer_rule not in {d.value for d in DealerRule}:
         raise RoomError("bad_dealer_rule", "坐庄方式不对", "dealer_rule must be winner, rotate or keep")
     try:
@@ -384,9 +384,10 @@ class Room:
             self.store.update_room(self.code, status=self.status, version=self.version)
             if self.handle is not None:
                 self.handle.cancel()
-            for c in list(self.conns):
+            conns = list(self.conns)
+            for c in conns:
                 c.push(p.encode(p.Closed(zh="房主解散了房间", en="the host dissolved the room")))
-                c.push(None)
+            asyncio.get_event_loop().call_soon(lambda: [c.push(None) for c in conns])
         return p.Ack(id=msg.id, v=self.version)
 
     def _bump_seats(self, seats: list[int]) -> None:

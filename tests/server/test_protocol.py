@@ -1,0 +1,176 @@
+"""The WebSocket protocol against a real ``daer serve``: acks, idempotent ids, stale versions, bad input."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serving import Client, Server, get, post
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("proto") / "daer.db", bot_delay=0.0).start()
+    yield srv
+    srv.stop()
+
+
+def room(server: Server, **config: Any) -> dict[str, Any]:
+    status, body = post(f"{server.url}/api/rooms", {"name": "A", "config": {"timer": 0, **config}})
+    assert status == 200, body
+    return body
+
+
+def my_turn(c: Client) -> dict[str, Any]:
+    """Wait until this seat has something to decide; the update."""
+    return c.state(lambda m: m["view"] is not None and bool(m["view"]["legal"]))
+
+
+@pytest.mark.parametrize(
+    ("config", "code"),
+    [
+        ({"rules": "nowhere"}, "bad_rules"),
+        ({"rules": "/etc/passwd.toml"}, "bad_rules"),
+        ({"overrides": {"play.no_such_option": True}}, "bad_overrides"),
+        ({"hands": 0}, "bad_hands"),
+        ({"timer": -1}, "bad_timer"),
+        ({"colour": "red"}, "bad_config"),
+    ],
+)
+def test_bad_room_options_are_refused_in_chinese_then_english(server: Server, config: dict[str, Any],
+                                                            code: str) -> None:
+    status, body = post(f"{server.url}/api/rooms", {"name": "A", "config": config})
+    assert status == 400
+    assert body["error"] == code
+    assert body["zh"] and body["en"]
+
+
+def test_unknown_room_and_bad_token(server: Server) -> None:
+    c = Client(server, "ZZZZZ")
+    assert c.welcome["code"] == "no_room"
+    r = room(server)
+    c = Client(server, r["code"], token="not-a-token")
+    assert c.welcome["code"] == "bad_token"
+    status, body = post(f"{server.url}/api/rooms/ZZZZZ/join", {"name": "B"})
+    assert status == 404
+    assert body["zh"] == "没有这个房间"
+
+
+def test_malformed_and_oversized_messages_get_an_error_and_the_connection_keeps_serving(server: Server) -> None:
+    r = room(server)
+    c = Client(server, r["code"], r["token"])
+    for bad in ("not json", "[]", json.dumps({"t": "fly"}), json.dumps({"t": "act", "id": "x"}),
+                json.dumps({"t": "act", "id": "x", "v": 1, "action": {"type": "discard", "seat": 0}})):
+        c.send(bad)
+        m = c.until(lambda m: m["t"] == "error")
+        assert m["code"] == "bad_message"
+    c.send(json.dumps({"t": "ping", "pad": "x" * 5000}))
+    assert c.until(lambda m: m["t"] == "error")["code"] == "too_big"
+    c.send({"t": "cmd", "id": "q", "name": "fly"})
+    assert c.reply("q")["code"] == "bad_command"
+    c.send({"t": "ping"})
+    assert c.until(lambda m: m["t"] in ("pong", "error"))["t"] == "pong"
+
+
+def test_flooding_is_refused_and_others_are_still_served(server: Server) -> None:
+    r = room(server)
+    flood = Client(server, r["code"], r["token"])
+    other = Client(server, r["code"])
+    for _ in range(200):
+        flood.send({"t": "ping"})
+    assert flood.until(lambda m: m["t"] == "error")["code"] == "too_fast"
+    other.send({"t": "ping"})
+    assert other.until(lambda m: m["t"] == "pong")["t"] == "pong"
+
+
+def test_only_the_host_starts_and_dissolves(server: Server) -> None:
+    r = room(server)
+    status, j = post(f"{server.url}/api/rooms/{r['code']}/join", {"name": "B"})
+    assert status == 200
+    assert j["seat"] == 1
+    guest = Client(server, r["code"], j["token"])
+    assert guest.cmd("start")["code"] == "not_host"
+    assert guest.cmd("dissolve")["code"] == "not_host"
+    host = Client(server, r["code"], r["token"])
+    assert host.cmd("dissolve")["t"] == "ack"
+    assert guest.until(lambda m: m["t"] == "closed")["zh"]
+
+
+def test_actions_are_acked_repeats_are_harmless_and_stale_versions_refused(server: Server) -> None:
+    r = room(server)
+    c = Client(server, r["code"], r["token"])
+    assert c.cmd("start")["t"] == "ack"
+    upd = my_turn(c)
+    view = upd["view"]
+    action = view["legal"][0]
+    # not this seat's action
+    other = {**action, "seat": (view["seat"] + 1) % 4}
+    assert c.act(other)["code"] == "not_your_seat"
+    # a stale version: before the hand began
+    assert c.act(action, v=0)["code"] == "stale"
+    # an illegal action: a kind not held
+    held = {cid // 4 for cid in view["hand"]}
+    missing = next(k for k in range(20) if k not in held)
+    bad = c.act({"type": "discard", "seat": view["seat"], "kind": missing})
+    assert bad["code"] in ("illegal",)
+    assert bad["zh"] and bad["en"]
+    ack = c.act(action, msg_id="once")
+    assert ack["t"] == "ack"
+    again = c.act(action, msg_id="once")
+    assert again == ack
+    c.send({"t": "sync", "v": None})
+    full = c.until(lambda m: m["t"] == "update" and m["full"])
+    assert full["v"] >= ack["v"]
+
+
+def test_a_whole_match_against_bots_with_settlement_and_record(server: Server) -> None:
+    r = room(server, hands=2)
+    c = Client(server, r["code"], r["token"])
+    c.cmd("start")
+    m = c.state(lambda m: True)
+    while True:
+        room_info, view = m["room"], m["view"]
+        if room_info["status"] in ("between", "finished") and view and view["result"]:
+            assert sum(view["result"]["points"]) == 0
+            if room_info["status"] == "finished":
+                break
+            c.cmd("next")
+        elif view and view["legal"] and room_info["status"] == "playing":
+            reply = c.act(view["legal"][-1])
+            assert reply["t"] == "ack" or reply["code"] == "stale"
+        m = c.upd if c.upd is not m else c.until(lambda m: m["t"] == "update")
+    scores = [s["score"] for s in room_info["seats"]]
+    assert sum(scores) == 0
+    status, info = get(f"{server.url}/api/rooms/{r['code']}")
+    assert status == 200
+    assert [h["finished"] for h in info["hands"]] == [True, True]
+    hand_id = info["hands"][0]["id"]
+    status, rec = get(f"{server.url}/api/hands/{hand_id}/record")
+    assert status == 200
+    assert rec["version"] == 1
+    assert len(rec["deck"]) == 80
+    status, steps = get(f"{server.url}/api/hands/{hand_id}/replay")
+    assert status == 200
+    assert len(steps["steps"]) == len(rec["actions"]) + 1
+    assert steps["steps"][-1]["view"]["result"]["points"] == info["hands"][0]["points"]
+
+
+def test_unfinished_hands_keep_their_record_secret(server: Server) -> None:
+    r = room(server)
+    c = Client(server, r["code"], r["token"])
+    c.cmd("start")
+    upd = c.state(lambda m: m["room"]["hand_id"] is not None)
+    status, body = get(f"{server.url}/api/hands/{upd['room']['hand_id']}/record")
+    assert status == 403
+    assert body["error"] == "not_finished"
+
+
+def test_the_page_and_its_modules_are_served(server: Server) -> None:
+    for path in ("/", "/r/ABCDE", "/replay/1", "/static/app.js", "/static/cards.js", "/static/style.css"):
+        with urllib.request.urlopen(f"{server.url}{path}", timeout=10) as res:
+            assert res.status == 200
+    assert Path(server.db).exists()
