@@ -172,10 +172,10 @@ def settle(
 
 
 def settle_draw(rules: Ruleset, *, dealer: int = 0) -> Settlement:
-    """黄牌: the stock ran out and nobody won; each player pays the 底家 (黄牌时3玩家向数底的各付底钱)."""
+    """黄牌: the stock ran out and nobody won; each player pays the 底家 (黄牌时3玩家向数底的各付底钱; 隆昌 黄5)."""
     players, dijia = seats_of(rules, dealer)
     sc = rules.scoring
-    amount = sc.money.di_qian * sc.money.unit if sc.mode == "money" else sc.deng.huang
+    amount = {"money": sc.money.di_qian * sc.money.unit, "fan": sc.fan.huang}.get(sc.mode, sc.deng.huang)
     points = [0] * rules.table.seats
     payments = []
     if dijia is not None and amount:
@@ -184,3 +184,22 @@ def settle_draw(rules: Ruleset, *, dealer: int = 0) -> Settlement:
             points[seat] -= amount
             points[dijia] += amount
     return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia)
+
+
+def settle_penalty(rules: Ruleset, *, offender: int, dealer: int = 0) -> Settlement:
+    """包牌 under 番 play (隆昌 包10): the offender pays every other seat ``scoring.fan.penalty`` 彩头.
+
+    >>> from daer.rules import find_rules
+    >>> settle_penalty(find_rules("longchang"), offender=1).points
+    (10, -30, 10, 10)
+    """
+    amount = rules.scoring.fan.penalty
+    points = [0] * rules.table.seats
+    payments = []
+    for seat in range(rules.table.seats):
+        if seat != offender:
+            payments.append(Payment(offender, seat, amount, "包牌", "penalty (包牌)"))
+            points[seat] += amount
+            points[offender] -= amount
+    _, dijia = seats_of(rules, dealer)
+    return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia, ("包10",))

@@ -14,7 +14,7 @@ from daer.cards import N_KINDS, kind_of
 from daer.cli.render import action_menu, fmt, narrate, render_view
 from daer.engine import GameState, View, dumps, record_of
 from daer.engine.actions import Action, Discard
-from daer.engine.match import DealerRule, Match
+from daer.engine.match import Match
 from daer.hands import Meld, MeldKind, waits
 from daer.rules import RulesError, resolve_rules
 from daer.rules.model import Ruleset
@@ -43,7 +43,7 @@ def play(
         ruleset = resolve_rules(rules)
     except (RulesError, OSError) as exc:
         raise typer.BadParameter(str(exc)) from exc
-    match = Match(ruleset, dealer_rule=DealerRule.WINNER, seed=seed)
+    match = Match(ruleset, seed=seed)  # the deal moves by the ruleset's table.dealer_rule (稳庄, 轮庄 …)
     others = [s for s in range(ruleset.table.seats) if s != seat]
     opponents = {s: make_bot(names[i % len(names)], f"{seed}:{s}", rules=ruleset) for i, s in enumerate(others)}
     try:
@@ -57,6 +57,8 @@ def play(
             console.print(("running scores: " if lang == "en" else "累计：") + total)
             if save is not None:
                 save.write_text(dumps(record_of(state, seed=None)), encoding="utf-8")
+            if match.over:
+                break
     except (KeyboardInterrupt, EOFError):
         console.print("\n再见 bye")
 
