@@ -109,3 +109,38 @@ def test_time_budget_is_kept() -> None:
         t = time.perf_counter()
         bot.choose(view)
         assert time.perf_counter() - t < 0.5
+
+
+@pytest.mark.parametrize("rules_name", preset_names())
+def test_a_world_with_the_true_hidden_cards_plays_out_like_the_real_hand(rules_name: str) -> None:
+    rules = find_rules(rules_name)
+    bot = HeuristicBot(rules)
+    checked = 0
+    for i in range(6):
+        real = new_hand(rules, seed=f"true:{i}", dealer=i % rules.table.seats)
+        steps = 0
+        while not real.over:
+            seat = real.to_act()[0]
+            view = real.view(seat, log=False)
+            if steps % 9 == 4:
+                hidden = {s: list(real.hands[s]) for s in real.players if s != seat}
+                world = world_from_view(view, rules, hidden, list(real.stock))
+                twin = replay_state(real)
+                for g in (world, twin):
+                    while not g.over:
+                        s = g.to_act()[0]
+                        g.apply(bot.choose(g.view(s, log=False)))
+                assert world.result is not None and twin.result is not None
+                assert world.result.points == twin.result.points
+                checked += 1
+            real.apply(bot.choose(view))
+            steps += 1
+    assert checked >= 6
+
+
+def replay_state(state: GameState) -> GameState:
+    """An independent copy of ``state`` (its deck and actions replayed)."""
+    copy = GameState(state.rules, list(state.deck), dealer=state.dealer, wind=state.wind)
+    for action in state.actions:
+        copy.apply(action)
+    return copy

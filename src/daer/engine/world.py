@@ -10,8 +10,9 @@ count — and plays on from there.
 :func:`unseen_cards` lists the card ids the seat cannot locate, :func:`sample_hidden`
 deals them, and :func:`world_from_view` builds the state.  What a view without its
 log does not tell is approximated: other seats' 过张 kinds are empty, 八块 skips are
-taken as soon as they are due, and claims already answered by other seats are asked
-again.
+taken as soon as they are due, claims already answered by other seats are asked
+again, and 回龙 (a dealer's win on the first non-dealer discard) is not offered.  The
+round wind is taken from the view when it has one.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def world_from_view(
     me = view.seat
     if me is None:
         raise ValueError("需要一个座位的视图 (needs a seat's view, not a spectator's)")
-    st = GameState(rules, _NEUTRAL_DECK, dealer=view.dealer)
+    st = GameState(rules, _NEUTRAL_DECK, dealer=view.dealer, wind=getattr(view, "wind", None))
     n = rules.table.seats
     st.hands = [[] for _ in range(n)]
     st.counts = [[0] * N_KINDS for _ in range(n)]
@@ -132,6 +133,9 @@ def world_from_view(
     st._dihu_offer = (
         untouched and view.offer is not None and view.offer.source == "discard" and view.offer.owner == view.dealer
     )
+    # 回龙 needs "has a non-dealer discarded yet": known when nothing has happened, else assumed yes.
+    st._other_discarded = not untouched
+    st._huilong_offer = False
     st.choices = {}
     st.options = {}
     if view.phase == "claim" and view.offer is not None:
