@@ -1,6 +1,7 @@
-"""Make the helper modules of this folder importable by the tests in it."""
+"""Make the helper modules of this folder (and the engine tests' deck builder) importable."""
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent / "engine"))

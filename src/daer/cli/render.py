@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from daer.cards import N_KINDS, format_kinds, kind_of
 from daer.engine.actions import describe
-from daer.engine.events import Claimed, Discarded, Event, LongDeclared, NotTaken, Revealed
+from daer.engine.events import Claimed, Declared, Discarded, Event, LongDeclared, NotTaken, Revealed
 from daer.engine.views import View
 
 _MELD_ZH = {"peng": "碰", "zhao": "招", "long": "垅", "chi": "吃"}
@@ -118,6 +118,8 @@ def narrate(ev: Event, lang: str) -> str:
     if isinstance(ev, LongDeclared):
         return f"{ev.seat}号位亮垅 {fmt([kind_of(c) for c in ev.cards], lang)}" if not en else \
             f"seat {ev.seat} lays down a 垅 {fmt([kind_of(c) for c in ev.cards], lang)}"
+    if isinstance(ev, Declared):
+        return f"{ev.seat}号位报牌" if not en else f"seat {ev.seat} declares ready (报牌)"
     if isinstance(ev, NotTaken):
         card = fmt([kind_of(ev.card)], lang)
         return f"没人要 {card}" if not en else f"nobody takes {card}"

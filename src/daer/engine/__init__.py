@@ -1,6 +1,6 @@
 """The game engine: one hand step by step, legal actions, views, records and matches."""
 
-from daer.engine.actions import Action, Chi, Discard, Hu, Pass, Peng, Zhao, describe
+from daer.engine.actions import Action, Bao, Chi, Discard, Hu, Pass, Peng, Zhao, describe
 from daer.engine.errors import (
     AlreadyChoseError,
     HandOverError,
@@ -25,6 +25,7 @@ from daer.engine.views import Offer, Result, TableMeld, View
 __all__ = [
     "Action",
     "AlreadyChoseError",
+    "Bao",
     "Chi",
     "Discard",
     "Event",

@@ -52,7 +52,13 @@ class Pass(_Action, frozen=True, tag="pass"):
     """过: take nothing."""
 
 
-Action = Discard | Hu | Zhao | Peng | Chi | Pass
+class Bao(_Action, frozen=True, tag="bao"):
+    """报牌 (古蔺, ``play.bao``): discard ``kind`` and declare the hand ready; from then on only 胡 or 过."""
+
+    kind: int
+
+
+Action = Discard | Hu | Zhao | Peng | Chi | Pass | Bao
 """Any action."""
 
 PRIORITY = {Hu: 0, Zhao: 1, Peng: 2, Chi: 3, Pass: 4}
@@ -68,6 +74,8 @@ def describe(action: Action, *, lang: str = "zh", card: int | None = None) -> st
 
     if isinstance(action, Discard):
         return f"打 {kind_char(action.kind)}" if zh else f"discard {kind_ascii(action.kind)}"
+    if isinstance(action, Bao):
+        return f"报牌 打 {kind_char(action.kind)}" if zh else f"declare ready, discard {kind_ascii(action.kind)}"
     if isinstance(action, Hu):
         return "胡" if zh else "hu (win)"
     if isinstance(action, Zhao):

@@ -78,5 +78,11 @@ class HandEnded(_Event, frozen=True, tag="ended"):
     points: tuple[int, ...]
 
 
-Event = Dealt | LongDeclared | Discarded | Revealed | ChoiceMade | Claimed | NotTaken | HandEnded
+class Declared(_Event, frozen=True, tag="bao"):
+    """报牌: ``seat`` declared its hand ready (its discard follows as :class:`Discarded`)."""
+
+    seat: int
+
+
+Event = Dealt | LongDeclared | Discarded | Revealed | ChoiceMade | Claimed | NotTaken | HandEnded | Declared
 """Any event."""

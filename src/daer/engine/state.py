@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from daer.cards import COPIES, N_CARDS, N_KINDS, is_red, kind_of
-from daer.engine.actions import Action, Chi, Discard, Hu, Pass, Peng, Zhao
+from daer.engine.actions import Action, Bao, Chi, Discard, Hu, Pass, Peng, Zhao
 from daer.engine.claims import PARTNERS, chi_options, may_fit, orphans, resolve
 from daer.engine.errors import AlreadyChoseError, HandOverError, NotAllowedError, NotYourTurnError
 from daer.engine.events import (
     ChoiceMade,
     Claimed,
     Dealt,
+    Declared,
     Discarded,
     Event,
     HandEnded,
@@ -29,7 +30,7 @@ from daer.engine.events import (
     Revealed,
 )
 from daer.engine.views import Offer, Phase, Result, TableMeld, View
-from daer.hands import Meld, MeldKind, instant_win, iter_arrangements
+from daer.hands import Meld, MeldKind, instant_win, iter_arrangements, waits
 from daer.hands.evaluate import evaluator_for
 from daer.mingtang import PATTERN_MODES, WinContext, best_of, best_win, settle_context
 from daer.rules.model import Ruleset
@@ -60,6 +61,8 @@ class GameState:
         self.skips = [0] * n
         """八块 discards already skipped."""
         self.guo: list[set[int]] = [set() for _ in range(n)]
+        self.bao = [False] * n
+        """Seats that declared ready (报牌, ``play.bao``)."""
         self.long_due = [False] * n
         """Seats whose dealt 垅 are still to be declared (after their first card comes in)."""
         self.discards: list[tuple[int, int]] = []
@@ -260,6 +263,8 @@ class GameState:
         out: list[Action] = []
         if (offer.source == "reveal" or self.rules.win.on_discard) and self.can_hu(seat, k) is not None:
             out.append(Hu(seat=seat))
+        if self.bao[seat]:
+            return out  # 报牌: the hand is locked, only 胡 (or 过)
         size = len(self.hands[seat])
         quads_after = self.quads[seat] + 1
         skip_after = p.ba_kuai and self.skips[seat] < quads_after - 1
@@ -270,7 +275,9 @@ class GameState:
         if c[k] == 2 and not blocked and size - 2 >= need:
             out.append(Peng(seat=seat))
         may_chi = own or (offer.source == "discard" and seat == self._next[offer.owner])
-        if p.chi and may_chi and not blocked:
+        forced = (p.peng_mandatory and any(isinstance(a, Peng) for a in out)) or (
+            p.zhao_mandatory and any(isinstance(a, Zhao) for a in out))
+        if p.chi and may_chi and not blocked and not forced:  # 有碰必碰/有招必招: no 吃 instead
             out.extend(chi_options(seat, c, k, bi_pai=p.bi_pai, need_left=need))
         return out
 
@@ -283,7 +290,17 @@ class GameState:
         if seat == self.dealer and self.first_discard and self.can_hu(seat, None) is not None:
             out.append(Hu(seat=seat))
         out.extend(Discard(seat=seat, kind=k) for k in kinds)
+        if self.rules.play.bao and not self.bao[seat]:
+            out.extend(Bao(seat=seat, kind=k) for k in kinds if self._ready_after(seat, k))
         return out
+
+    def _ready_after(self, seat: int, kind: int) -> bool:
+        """The hand would wait (叫牌) for a card that wins after discarding ``kind`` (报牌 allowed)."""
+        c = list(self.counts[seat])
+        c[kind] -= 1
+        lan = self.rules.win.lan_hu
+        return any(w.hu >= self.rules.win.min_hu or (lan and w.hu == 0)
+                   for w in waits(self.rules, tuple(c), self._meld_objs[seat]))
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it has nothing to decide)."""
@@ -334,7 +351,10 @@ class GameState:
             self._win(seat, None, WinFlags(tianhu=True))
             assert isinstance(self.log[-1], HandEnded)
             return self.log[-1]
-        assert isinstance(action, Discard)
+        assert isinstance(action, Discard | Bao)
+        if isinstance(action, Bao):
+            self.bao[seat] = True
+            self.log.append(Declared(seat=seat))
         cid = self._take_kind(seat, action.kind)
         event = Discarded(seat=seat, card=cid)
         self.log.append(event)
@@ -374,6 +394,7 @@ class GameState:
             flags = WinFlags(
                 dihu=dihu,
                 huilong=huilong,
+                bao=self.bao[seat],
                 haidi=offer.source == "reveal" and not self.stock,
                 self_drawn=offer.source == "reveal" and seat == offer.owner,
             )

@@ -66,7 +66,7 @@ class DaerAECEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettingzoo
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """Action space of ``agent`` (192 discrete indices)."""
+        """Action space of ``agent`` (212 discrete indices)."""
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -1,6 +1,6 @@
 """Fixed encodings of views and actions for learning (编码), built from a seat's :class:`View` only.
 
-**Actions** are 192 discrete indices, the same for every ruleset:
+**Actions** are 212 discrete indices, the same for every ruleset:
 
 ======================  =====================================================
 index                   action
@@ -11,6 +11,7 @@ index                   action
 22                      ``Peng`` (碰)
 23                      ``Pass`` (过)
 24 + 28·p + b           ``Chi`` on the card on offer of kind ``k``
+192 - 211               ``Bao(kind)``: 报牌 and 打 that kind (古蔺, ``play.bao``)
 ======================  =====================================================
 
 For a 吃, ``p`` (0-5) is the position of the two hand kinds among the partner
@@ -44,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from daer.cards import COPIES, N_KINDS, kind_of
-from daer.engine.actions import Action, Chi, Discard, Hu, Pass, Peng, Zhao
+from daer.engine.actions import Action, Bao, Chi, Discard, Hu, Pass, Peng, Zhao
 from daer.engine.claims import CHI_PAIRS
 from daer.engine.views import View
 
@@ -60,8 +61,10 @@ _BI_COMBOS: list[tuple[int, ...]] = [(), *((q,) for q in range(MAX_PAIRS)),
 BI_COMBOS = len(_BI_COMBOS)
 """Ways to choose 0, 1 or 2 比 groups by pair index (28)."""
 _BI_INDEX = {c: i for i, c in enumerate(_BI_COMBOS)}
-N_ACTIONS = CHI_BASE + MAX_PAIRS * BI_COMBOS
-"""Size of the action space (192)."""
+BAO_BASE = CHI_BASE + MAX_PAIRS * BI_COMBOS
+"""First index of ``Bao(kind)`` (192)."""
+N_ACTIONS = BAO_BASE + N_KINDS
+"""Size of the action space (212)."""
 
 OBS_SIZE = 2 * N_KINDS + SEATS * (2 * N_KINDS + 4) + N_KINDS + SEATS + 2 + N_KINDS + N_KINDS + 1 + 3
 """Length of an observation vector."""
@@ -92,6 +95,8 @@ def encode_action(action: Action, offer_kind: int | None = None) -> int:
         return PENG
     if isinstance(action, Pass):
         return PASS
+    if isinstance(action, Bao):
+        return BAO_BASE + action.kind
     if offer_kind is None:
         raise EncodingError("a 吃 is encoded relative to the kind on offer")
     k = offer_kind
@@ -122,7 +127,9 @@ def decode_action(index: int, view: View) -> Action:
         return Peng(seat=seat)
     if index == PASS:
         return Pass(seat=seat)
-    if not CHI_BASE <= index < N_ACTIONS or view.offer is None:
+    if BAO_BASE <= index < N_ACTIONS:
+        return Bao(seat=seat, kind=index - BAO_BASE)
+    if not CHI_BASE <= index < BAO_BASE or view.offer is None:
         raise EncodingError(f"index {index} means nothing now")
     k = view.offer.kind
     p, b = divmod(index - CHI_BASE, BI_COMBOS)

@@ -105,6 +105,9 @@ class PlayRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """比牌: after 吃, every remaining copy of the eaten kind must be laid down in 列 (not for 绞)."""
     ba_kuai: bool = True
     """八块: after a second and later 招/垅, no discard; the next player draws."""
+    bao: bool = False
+    """报牌 (古蔺): a player whose discard leaves a ready hand may declare it; the hand is then locked
+    (only 胡 or 过, no 吃/碰/招, mandatory ones included) and a win counts the 报 番."""
 
 
 class DengScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
