@@ -13,8 +13,9 @@ At each decision with more than one sensible option it repeats, within its budge
 
 It plays the candidate with the best mean; the heuristic bot's own choice is listed
 first and wins ties.  Candidates: always 胡; otherwise the heuristic choice plus
-the ``width`` discards the heuristic likes least to keep, or every claim option
-and 过.  It never sees the state: it is given a view, and builds its worlds from it.
+the ``width`` discards the heuristic likes least to keep (and 报牌 with each of them
+where the rules have it), or every claim option and 过.  It never sees the state:
+it is given a view, and builds its worlds from it.
 
 The budget is ``worlds`` determinizations per decision, stopped early after
 ``seconds`` of wall time (defaults: 400 worlds, 0.8 s: under one second a decision).
@@ -27,7 +28,7 @@ import time
 
 from daer.bots.heuristic import HeuristicBot, connections
 from daer.cards import N_KINDS, is_big, number_of
-from daer.engine.actions import Action, Discard, Hu
+from daer.engine.actions import Action, Bao, Discard, Hu
 from daer.engine.views import View
 from daer.engine.world import sample_hidden, world_from_view
 from daer.rules import find_rules
@@ -86,6 +87,8 @@ class SearchBot:
                 key=lambda a: (connections(c, a.kind) + is_big(a.kind) + (number_of(a.kind) in (2, 7, 10)), a.kind),
             )
             out += [a for a in ranked[: self.width] if a != first]
+            kinds = {a.kind for a in out if isinstance(a, Discard)}
+            out += [a for a in view.legal if isinstance(a, Bao) and a.kind in kinds]  # 报牌 on the same discards
         else:
             out += [a for a in view.legal if a != first]
         return out
