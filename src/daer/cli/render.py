@@ -7,7 +7,7 @@ from daer.engine.actions import describe
 from daer.engine.events import Claimed, Declared, Discarded, Event, LongDeclared, NotTaken, Revealed
 from daer.engine.views import View
 
-_MELD_ZH = {"peng": "碰", "zhao": "招", "long": "垅", "chi": "吃"}
+_MELD_ZH = {"peng": "碰", "zhao": "招", "long": "垅", "chi": "吃", "wei": "偎"}
 
 
 def fmt(kinds: list[int] | tuple[int, ...], lang: str) -> str:
@@ -112,7 +112,7 @@ def narrate(ev: Event, lang: str) -> str:
         return f"{ev.seat}号位翻牌 {fmt([kind_of(ev.card)], lang)}（墩剩{ev.left}）" if not en else \
             f"seat {ev.seat} reveals {fmt([kind_of(ev.card)], lang)} ({ev.left} left)"
     if isinstance(ev, Claimed):
-        zh = {"peng": "碰", "zhao": "招", "chi": "吃"}.get(ev.how, ev.how)
+        zh = {"peng": "碰", "zhao": "招", "chi": "吃", "wei": "偎", "ti": "提"}.get(ev.how, ev.how)
         cards = " ".join(fmt([kind_of(c) for c in m], lang) for m in ev.melds)
         return f"{ev.seat}号位{zh} {cards}" if not en else f"seat {ev.seat} {ev.how} {cards}"
     if isinstance(ev, LongDeclared):

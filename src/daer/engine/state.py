@@ -189,7 +189,65 @@ class GameState:
         self.log.append(Revealed(seat=seat, card=cid, left=len(self.stock)))
         if self.long_due[seat]:
             self._declare_longs(seat)
-        self._offer(Offer(card=cid, kind=kind_of(cid), source="reveal", owner=seat))
+        if not self._forced_take(seat, cid):
+            self._offer(Offer(card=cid, kind=kind_of(cid), source="reveal", owner=seat))
+
+    # -- 跑胡子: 偎, 提, 跑 ---------------------------------------------------------------------
+    def _forced_take(self, seat: int, cid: int) -> bool:
+        """提 / 偎 of one's own revealed card, before anyone may claim or 胡 it (``play.ti``/``play.wei``).
+
+        A seat that can 胡 on the card is offered the 胡 instead (偎胡/提胡 as an ordinary claim).
+        """
+        p, k = self.rules.play, kind_of(cid)
+        if not (p.wei or p.ti) or self.can_hu(seat, k) is not None:
+            return False
+        c = self.counts[seat][k]
+        wei = self._meld_index(seat, MeldKind.WEI, k)
+        if p.ti and c == 3:
+            ids = (*(self._take_kind(seat, k) for _ in range(3)), cid)
+            self._add_meld(seat, MeldKind.LONG, ids)
+            how = "ti"
+        elif p.ti and wei is not None:
+            ids = self._upgrade(seat, wei, MeldKind.LONG, cid)
+            how = "ti"
+        elif p.wei and c == 2:
+            ids = (*(self._take_kind(seat, k) for _ in range(2)), cid)
+            self._add_meld(seat, MeldKind.WEI, ids)
+            how = "wei"
+        else:
+            return False
+        self.log.append(Claimed(seat=seat, how=how, card=cid, melds=(tuple(sorted(ids)),), guo=()))
+        self._after_claim_or_deal(seat)
+        return True
+
+    def _meld_index(self, seat: int, kind: MeldKind, k: int) -> int | None:
+        """Index of the seat's table meld of ``kind`` made of kind ``k``, if any."""
+        for i, m in enumerate(self.melds[seat]):
+            if m.kind == kind.value and m.kinds[0] == k:
+                return i
+        return None
+
+    def _pao_meld(self, seat: int, offer: Offer) -> int | None:
+        """The 偎 (any offer) or 碰 (a reveal) that 跑 would grow with the card on offer (``play.pao``)."""
+        if not self.rules.play.pao:
+            return None
+        wei = self._meld_index(seat, MeldKind.WEI, offer.kind)
+        if wei is not None or offer.source != "reveal":
+            return wei
+        return self._meld_index(seat, MeldKind.PENG, offer.kind)
+
+    def _upgrade(self, seat: int, i: int, kind: MeldKind, cid: int) -> tuple[int, ...]:
+        """Grow table meld ``i`` of ``seat`` by card ``cid`` into a four of ``kind`` (跑 or 提)."""
+        old = self.melds[seat][i]
+        ids = tuple(sorted((*old.ids, cid)))
+        kinds = tuple(sorted((*old.kinds, kind_of(cid))))
+        self.melds[seat][i] = TableMeld(kind=kind.value, kinds=kinds, ids=ids)
+        objs = list(self._meld_objs[seat])
+        objs[i] = Meld(kind, kinds)
+        self._meld_objs[seat] = tuple(objs)
+        self.quads[seat] += 1
+        self._hu_memo[seat].clear()
+        return ids
 
     def _offer(self, offer: Offer) -> None:
         self.offer = offer
@@ -270,6 +328,8 @@ class GameState:
         skip_after = p.ba_kuai and self.skips[seat] < quads_after - 1
         if c[k] == 3 and (not own or p.zhao_on_own_draw) and (skip_after or size - 3 >= 1):
             out.append(Zhao(seat=seat))
+        elif c[k] < 3 and (skip_after or size >= 1) and self._pao_meld(seat, offer) is not None:
+            out.append(Zhao(seat=seat))  # 跑 onto a 偎 or 碰
         need = 0 if self._skip_due(seat) else 1
         blocked = p.guo_zhang and k in self.guo[seat]
         if c[k] == 2 and not blocked and size - 2 >= need:
@@ -401,7 +461,10 @@ class GameState:
             self._win(seat, offer.kind, flags)
             return
         melds: list[tuple[int, ...]] = []
-        if isinstance(win, Zhao):
+        pao = self._pao_meld(seat, offer) if isinstance(win, Zhao) and self.counts[seat][offer.kind] < 3 else None
+        if pao is not None:
+            melds.append(self._upgrade(seat, pao, MeldKind.ZHAO, offer.card))
+        elif isinstance(win, Zhao):
             ids = (*(self._take_kind(seat, offer.kind) for _ in range(3)), offer.card)
             self._add_meld(seat, MeldKind.ZHAO, ids)
             melds.append(ids)

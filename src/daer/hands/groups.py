@@ -58,6 +58,8 @@ class MeldKind(StrEnum):
     """垅 (declared from the dealt hand)."""
     CHI = "chi"
     """吃 (a run or 绞 made with a claimed card, or laid down with it by 比牌)."""
+    WEI = "wei"
+    """偎 (跑胡子): a concealed pair takes its owner's own revealed card; it counts as a 坎."""
 
 
 class MeldError(ValueError):
@@ -147,8 +149,9 @@ class Meld:
         object.__setattr__(self, "cards", tuple(sorted(self.cards)))
         shape = shape_of(self.cards)
         text = format_kinds(self.cards)
-        if self.kind is MeldKind.PENG and shape is not GroupKind.KAN:
-            raise MeldError(f"碰必须是三张相同的牌：{text} (a peng is three of a kind)")
+        if self.kind in (MeldKind.PENG, MeldKind.WEI) and shape is not GroupKind.KAN:
+            zh = "碰" if self.kind is MeldKind.PENG else "偎"
+            raise MeldError(f"{zh}必须是三张相同的牌：{text} (a {self.kind.value} is three of a kind)")
         if self.kind in (MeldKind.ZHAO, MeldKind.LONG) and shape is not GroupKind.LONG:
             zh = "招" if self.kind is MeldKind.ZHAO else "垅"
             raise MeldError(f"{zh}必须是四张相同的牌：{text} (a {self.kind.value} is four of a kind)")
@@ -162,6 +165,8 @@ class Meld:
             shape = shape_of(self.cards)
             assert shape is not None
             return shape
+        if self.kind is MeldKind.WEI:
+            return GroupKind.KAN
         return GroupKind(self.kind.value)
 
     def to_group(self, table: HuTable) -> Group:

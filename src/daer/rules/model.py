@@ -105,6 +105,15 @@ class PlayRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """比牌: after 吃, every remaining copy of the eaten kind must be laid down in 列 (not for 绞)."""
     ba_kuai: bool = True
     """八块: after a second and later 招/垅, no discard; the next player draws."""
+    wei: bool = False
+    """偎 (跑胡子): a player revealing a card of a concealed pair must take it as a 偎 (a 坎 on the table),
+    before anyone may claim or 胡 it; then discards."""
+    ti: bool = False
+    """提 (跑胡子): a player revealing the fourth card of a concealed 坎 or of his 偎 must take it as a 提
+    (scored as 垅), before anyone may claim or 胡 it; 八块 then applies as for 招/垅."""
+    pao: bool = False
+    """跑 (跑胡子): besides a concealed 坎, a 偎 takes the fourth card from anyone's reveal or discard and
+    a 碰 from any reveal, as a 招 (跑) claim; with ``zhao_mandatory`` it must."""
     bao: bool = False
     """报牌 (古蔺): a player whose discard leaves a ready hand may declare it; the hand is then locked
     (only 胡 or 过, no 吃/碰/招, mandatory ones included) and a win counts the 报 番."""
