@@ -145,3 +145,22 @@ def test_no_hu_on_a_discard() -> None:
     assert st.can_hu(1, K["十"]) is not None
     st.apply(Discard(seat=0, kind=K["五"]))
     assert all(not isinstance(a, Hu) for a in st.legal_actions(1))
+
+
+def test_tianhu_on_three_ti_or_five_kan() -> None:
+    """砌牌后有3提或者5坎，称为天胡."""
+    out = score({"rules": "paohuzi", "hand": "一一一一二二二二三三三三四五六七八九十壹"})
+    assert out["ok"] and out["instant"] == "3垅"
+    out = score({"rules": "paohuzi", "hand": "一一一二二二三三三四四四五五五六七八九十壹"})
+    assert out["ok"] and out["instant"] == "5坎"
+
+
+def test_a_ti_needs_a_pair_jiang() -> None:
+    """跑牌或提牌时，必须有一对将: a hand with a 提 and no pair is not complete."""
+    melds = [{"kind": "long", "cards": "肆肆肆肆"}]
+    with_pair = score({"rules": "paohuzi", "hand": "一二三四五六贰柒拾二七十七八九五", "melds": melds,
+                       "win": {"card": "五", "from": "self"}})
+    assert with_pair["complete"]
+    no_pair = score({"rules": "paohuzi", "hand": "一二三四五六贰柒拾二七十七八九三四", "melds": melds,
+                     "win": {"card": "五", "from": "self"}})
+    assert not no_pair["complete"]
