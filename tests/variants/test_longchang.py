@@ -7,7 +7,7 @@ import pytest
 from variant_helpers import ctx
 
 from daer.calculator import score
-from daer.engine.match import DealerRule, Match
+from daer.engine.match import DealerRule, Match, next_dealer
 from daer.hands.groups import GroupKind, group_hu
 from daer.mingtang import WINDS, matches, settle_context
 from daer.rules import find_rules
@@ -120,4 +120,6 @@ def test_wen_zhuang_and_winds() -> None:
     assert m.dealer_rule is DealerRule.KEEP_WHILE_WINNING and m.wind == WINDS[0]
     m.turns = 4
     assert m.wind == WINDS[1]
+    assert next_dealer(m.dealer_rule, 2, None, 4) == 2  # 黄了…庄家稳庄
+    assert next_dealer(m.dealer_rule, 2, 2, 4) == 2 and next_dealer(m.dealer_rule, 2, 1, 4) == 3
     assert Match(find_rules("luzhou")).dealer_rule is DealerRule.WINNER and Match(find_rules("luzhou")).wind is None

@@ -23,14 +23,15 @@ class DealerRule(StrEnum):
     ROTATE = "rotate"
     """The deal passes to the next seat after every hand (轮庄)."""
     KEEP_WHILE_WINNING = "keep"
-    """The dealer keeps the deal while he wins; otherwise it passes to the next seat (稳庄)."""
+    """The dealer keeps the deal while he wins, and on 黄牌; another's win passes it to the next seat
+    (稳庄, 隆昌: 「黄了…庄家稳庄」)."""
 
 
 def next_dealer(rule: DealerRule, dealer: int, winner: int | None, seats: int) -> int:
     """The dealer of the next hand."""
     if rule is DealerRule.WINNER:
         return dealer if winner is None else winner
-    if rule is DealerRule.KEEP_WHILE_WINNING and winner == dealer:
+    if rule is DealerRule.KEEP_WHILE_WINNING and winner in (dealer, None):
         return dealer
     return (dealer + 1) % seats
 
