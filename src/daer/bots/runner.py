@@ -103,8 +103,8 @@ def simulate(
         )
     bots = [make_bot(name, rules=rules, seed=f"{seed}:bot{j}") for j, name in enumerate(bot_names)]
     stats = SimStats(seats=[SeatStats(b) for b in bot_names])
-    if n == rules.table.players:
-        stats.seats.append(SeatStats("底家"))
+    if n == rules.table.players and rules.table.dijia and rules.table.seats > n:
+        stats.seats.append(SeatStats("底家"))  # no 底家 row where nobody sits out (跑胡子)
     start = time.perf_counter()
     for i in range(games):
         dealer, rows = seating(rules, n, i)
