@@ -65,7 +65,50 @@ LABELS_ZH = {
     "first": "首项",
     "di_qian": "底钱",
     "unit": "基数",
+    "dealer_rule": "坐庄 (winner 赢家坐庄 / rotate 轮庄 / keep 稳庄)",
+    "winds": "圈风牌",
+    "wind_turns": "每风几个庄",
+    "match_hands": "一场几个庄 (0=不限)",
+    "on_discard": "可胡别人打的牌",
+    "wei": "偎",
+    "ti": "提",
+    "pao": "跑",
+    "bao": "报牌",
+    "round_down": "满一档才进等",
+    "patterns": "名堂 / 番 / 花样",
+    "mingtang": "名堂计分",
+    "cap": "最高番",
+    "pinghu": "平胡番",
+    "pinghu_high": "平胡高番",
+    "pinghu_high_at": "平胡高番起胡",
+    "points": "番→每家分",
+    "fan": "番 (胡×2^番)",
+    "cap_hu": "封顶胡数",
+    "caitou_start": "一个彩头的胡数",
+    "caitou_step": "每个彩头胡数",
+    "dealer_double": "庄家双倍",
+    "penalty": "包牌彩头",
+    "huayang": "花样",
+    "self_drawn_deng": "自摸加等",
+    "haidi_alone": "平胡海底番",
 }
+
+PATH_LABELS_ZH = {
+    "scoring.mingtang.dijia": "番→底家分",
+    "scoring.fan.huang": "黄牌付歇底",
+    "scoring.mode": "方式 (deng 算等 / money 付钱 / mingtang 名堂 / fan 番 / huayang 花样)",
+}
+"""Labels of options whose leaf name means something else elsewhere."""
+
+
+def _label(path: str, key: str) -> str:
+    if path in PATH_LABELS_ZH:
+        return PATH_LABELS_ZH[path]
+    if path.startswith("scoring.patterns."):
+        from daer.mingtang import PATTERNS  # noqa: PLC0415 — only needed to label 名堂
+
+        return f"{PATTERNS[key].zh} 番" if key in PATTERNS else key
+    return LABELS_ZH.get(key, key)
 
 
 def _fmt(value: Any) -> str:
@@ -82,10 +125,10 @@ def _rows(data: dict[str, Any], prefix: str, en: bool, table: Table) -> None:
             continue
         path = f"{prefix}{key}"
         if isinstance(value, dict):
-            table.add_row(f"[bold]{key if en else LABELS_ZH.get(key, key)}[/]", "", path)
+            table.add_row(f"[bold]{key if en else _label(path, key)}[/]", "", path)
             _rows(value, f"{path}.", en, table)
         else:
-            label = key if en else LABELS_ZH.get(key, key)
+            label = key if en else _label(path, key)
             shown = str(value).lower() if en and isinstance(value, bool) else _fmt(value)
             table.add_row(f"  {label}", shown, path)
 
