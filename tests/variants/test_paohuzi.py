@@ -6,12 +6,14 @@ import pytest
 from engine_decks import make_deck
 from variant_helpers import ctx
 
+from daer.bots import RandomBot
+from daer.bots.runner import play_hand
 from daer.calculator import score
 from daer.cards import format_kinds, parse_kinds
-from daer.engine import Discard, GameState, Hu, Pass, Zhao
+from daer.engine import Discard, GameState, Hu, Pass, Zhao, new_hand
 from daer.hands.groups import GroupKind, group_hu
 from daer.mingtang import settle_context
-from daer.rules import find_rules
+from daer.rules import find_rules, with_overrides
 from daer.scoring import WinFlags, deng_of
 
 R = find_rules("paohuzi")
@@ -164,3 +166,13 @@ def test_a_ti_needs_a_pair_jiang() -> None:
     no_pair = score({"rules": "paohuzi", "hand": "一二三四五六贰柒拾二七十七八九三四", "melds": melds,
                      "win": {"card": "五", "from": "self"}})
     assert not no_pair["complete"]
+
+
+def test_a_fourth_player_may_count() -> None:
+    """「也可四个人（一人数牌）」: table.seats = 4 with a 底家 who sits out; hands still play out and sum to zero."""
+    four = with_overrides(R, {"table.seats": 4, "table.dijia": True})
+    for i in range(40):
+        st = new_hand(four, seed=i, dealer=i % 4)
+        assert len(st.players) == 3 and st.dijia == (i + 2) % 4
+        play_hand(st, {s: RandomBot(i * 4 + s) for s in range(4)})
+        assert st.result is not None and sum(st.result.points) == 0
