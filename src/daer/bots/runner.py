@@ -108,7 +108,9 @@ def simulate(
     start = time.perf_counter()
     for i in range(games):
         dealer, rows = seating(rules, n, i)
-        state = new_hand(rules, seed=f"{seed}:{i}", dealer=dealer)
+        winds = rules.table.winds  # each hand is one dealer turn: the 圈风 moves every wind_turns hands
+        wind = winds[(i // max(1, rules.table.wind_turns)) % len(winds)] if winds else None
+        state = new_hand(rules, seed=f"{seed}:{i}", dealer=dealer, wind=wind)
         play_hand(state, {seat: bots[row] for seat, row in rows.items() if row < n})
         assert state.result is not None
         stats.hands += 1
