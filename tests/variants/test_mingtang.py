@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from engine_decks import make_deck
 from variant_helpers import arr, ctx
 
 from daer.calculator import score
-from daer.cards import parse_counts, parse_kinds
+from daer.cards import format_kinds, parse_counts, parse_kinds
+from daer.engine import GameState, Hu
 from daer.hands import evaluate
 from daer.mingtang import PATTERNS, best_win, matches, settle_context
 from daer.rules import find_rules
@@ -141,3 +143,19 @@ def test_calculator_reports_fan_and_mingtang() -> None:
     assert {m["name"] for m in out["mingtang"]} == {"偏", "青"}
     assert out["points"]["seats"] == [-24, 36, 12, -24]
     assert arr(R, "顺一二三")[0].hu == 3
+
+
+def test_engine_tianhu_is_paid_by_mingtang() -> None:
+    """A dealt winning hand (天胡) in play: the engine settles it with the 名堂 (天胡 8番 …)."""
+    dealer = "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七十"
+    left = [4] * 20
+    for k in parse_kinds(dealer):
+        left[k] -= 1
+    rest = [k for k in range(20) for _ in range(left[k])]
+    hands = {0: dealer, 1: format_kinds(rest[0::2][:20]), 3: format_kinds(rest[1::2][:20])}
+    st = GameState(R, make_deck(R, hands=hands), dealer=0)
+    assert Hu(seat=0) in st.legal_actions(0)
+    st.apply(Hu(seat=0))
+    assert st.result is not None and st.result.winner == 0 and "tianhu" in st.result.flags
+    assert "天胡" in st.result.multipliers and st.result.fan >= 8
+    assert sum(st.result.points) == 0
