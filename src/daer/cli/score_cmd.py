@@ -152,7 +152,8 @@ def _print_result(console: Console, r: dict[str, Any], en: bool) -> None:
     mults = ", ".join(f"{m['id'] if en else m['name']} ×{m['factor']}" for m in r["multipliers"]) or _t("none", en)
     console.print(f"{_t('deng', en)}: {r['deng']}   {_t('red', en)}: {r['red']}   {_t('mult', en)}: {mults}")
     if r.get("lan"):
-        console.print(f"烂和：没有一列有胡，按 {r['hu']} 胡计" if not en else f"烂和: no 列 has 胡; counted as {r['hu']}")
+        lan = f"烂和：没有一列有胡，按 {r['hu']} 胡计" if not en else f"烂和: no 列 has 胡; counted as {r['hu']}"
+        console.print(lan)
     for note in r.get("notes", ()):  # 名堂 / 番 / 花样 modes: how the points were reached
         console.print(f"  {note}")
     table = Table()
