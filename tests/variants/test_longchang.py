@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from engine_decks import make_deck
 from variant_helpers import ctx
 
 from daer.calculator import score
+from daer.cards import format_kinds, parse_kinds
+from daer.engine import GameState, Hu, Pass
 from daer.engine.match import DealerRule, Match, next_dealer
 from daer.hands.groups import GroupKind, group_hu
 from daer.mingtang import WINDS, matches, settle_context
@@ -123,3 +126,24 @@ def test_wen_zhuang_and_winds() -> None:
     assert next_dealer(m.dealer_rule, 2, None, 4) == 2  # 黄了…庄家稳庄
     assert next_dealer(m.dealer_rule, 2, 2, 4) == 2 and next_dealer(m.dealer_rule, 2, 1, 4) == 3
     assert Match(find_rules("luzhou")).dealer_rule is DealerRule.WINNER and Match(find_rules("luzhou")).wind is None
+
+
+def test_engine_offers_lan_hu_and_counts_it_as_40() -> None:
+    """In play, a 0-胡 complete hand may win (烂和) and is settled as 40 胡."""
+    seat1 = LAN["hand"]
+    left = [4] * 20
+    for k in parse_kinds(seat1 + "六"):
+        left[k] -= 1
+    rest = [k for k in range(20) for _ in range(left[k])]
+    hands = {0: format_kinds(rest[0::2][:21]), 1: seat1, 3: format_kinds(rest[1::2][:20])}
+    st = GameState(R, make_deck(R, hands=hands, stock="六"), dealer=0)
+    st.apply(st.legal_actions(0)[-1])
+    while st.offer is None or st.offer.kind != parse_kinds("六")[0]:
+        seat = st.to_act()[0]
+        st.apply(next((a for a in st.legal_actions(seat) if isinstance(a, Pass)), st.legal_actions(seat)[0]))
+    assert Hu(seat=1) in st.legal_actions(1)
+    st.apply(Hu(seat=1))
+    while not st.over:
+        seat = st.to_act()[0]
+        st.apply(next(a for a in st.legal_actions(seat) if isinstance(a, Pass)))
+    assert st.result is not None and st.result.winner == 1 and st.result.hu == 40 and "lan" in st.result.flags
