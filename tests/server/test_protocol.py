@@ -174,3 +174,28 @@ def test_the_page_and_its_modules_are_served(server: Server) -> None:
         with urllib.request.urlopen(f"{server.url}{path}", timeout=10) as res:
             assert res.status == 200
     assert Path(server.db).exists()
+
+
+def test_timer_runs_out_then_the_bot_plays_the_seat_until_its_player_acts(server: Server) -> None:
+    r = room(server, timer=1)
+    c = Client(server, r["code"], r["token"])
+    c.cmd("start")
+    auto = c.state(lambda m: m["room"]["seats"][0]["auto"])
+    assert auto["room"]["deadline"] is None
+    # the 托管 bot plays for seat 0: its hand changes or the hand ends
+    hand = auto["view"]["hand"]
+    c.state(lambda m: m["view"]["hand"] != hand or m["view"]["result"] is not None)
+    assert c.cmd("resume")["t"] == "ack"
+    back = c.state(lambda m: not m["room"]["seats"][0]["auto"])
+    assert back["room"]["seats"][0]["kind"] == "human"
+
+
+def test_leave_hands_the_seat_to_a_bot_and_the_token_stops_working(server: Server) -> None:
+    r = room(server)
+    c = Client(server, r["code"], r["token"])
+    c.cmd("start")
+    assert c.cmd("leave")["t"] == "ack"
+    again = Client(server, r["code"], r["token"])
+    assert again.welcome["code"] == "bad_token"
+    watcher = Client(server, r["code"])
+    assert watcher.state(lambda m: True)["room"]["seats"][0]["kind"] == "bot"

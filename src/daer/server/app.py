@@ -33,9 +33,9 @@ from daer.store import Store
 log = logging.getLogger("daer.server")
 WEB = resources.files("daer") / "web"
 MAX_BODY = 8192
-RATE = 10.0
+RATE = 20.0
 """Messages per second a connection may send on average ..."""
-BURST = 30.0
+BURST = 60.0
 """... and at once."""
 
 
