@@ -387,7 +387,12 @@ class Room:
             conns = list(self.conns)
             for c in conns:
                 c.push(p.encode(p.Closed(zh="房主解散了房间", en="the host dissolved the room")))
-            asyncio.get_event_loop().call_soon(lambda: [c.push(None) for c in conns])
+
+            def close_all() -> None:
+                for c in conns:
+                    c.push(None)
+
+            asyncio.get_event_loop().call_soon(close_all)
         return p.Ack(id=msg.id, v=self.version)
 
     def _bump_seats(self, seats: list[int]) -> None:
