@@ -5,7 +5,7 @@ engine (the lowest card id of that kind in the hand), so a record never depends
 on which copy a player meant.
 
 >>> Chi(seat=1, hand=(3, 4), bi=())
-Chi(seat=1, hand=(3, 4), bi=())
+Chi(hand=(3, 4), bi=(), seat=1)
 """
 
 from __future__ import annotations
