@@ -8,7 +8,7 @@ from variant_helpers import arr, ctx
 
 from daer.calculator import score
 from daer.cards import format_kinds, parse_counts, parse_kinds
-from daer.engine import GameState, Hu
+from daer.engine import Discard, GameState, Hu, Pass, Peng
 from daer.hands import evaluate
 from daer.mingtang import PATTERNS, best_win, matches, settle_context
 from daer.rules import find_rules
@@ -159,3 +159,27 @@ def test_engine_tianhu_is_paid_by_mingtang() -> None:
     assert st.result is not None and st.result.winner == 0 and "tianhu" in st.result.flags
     assert "天胡" in st.result.multipliers and st.result.fan >= 8
     assert sum(st.result.points) == 0
+
+
+def test_engine_huilong_dihu() -> None:
+    """回龙地胡: the dealer wins on the first discard of another player (4番 here, with the hand's own 名堂)."""
+    dealer = "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七拾"
+    left = [4] * 20
+    for k in parse_kinds(dealer + "拾拾十"):
+        left[k] -= 1
+    ten, big_ten = parse_kinds("十拾")
+    rest = [k for k in range(20) if k not in (ten, big_ten) for _ in range(left[k])]
+    hands = {0: dealer, 1: "拾拾十" + format_kinds(rest[0::2][:17]), 3: format_kinds(rest[1::2][:20])}
+    st = GameState(R, make_deck(R, hands=hands), dealer=0)
+    st.apply(Discard(seat=0, kind=big_ten))
+    assert Peng(seat=1) in st.legal_actions(1)
+    st.apply(Peng(seat=1))
+    while st.phase == "claim":
+        seat = st.to_act()[0]
+        st.apply(next(a for a in st.legal_actions(seat) if isinstance(a, Pass)))
+    st.apply(Discard(seat=1, kind=ten))
+    assert Hu(seat=0) in st.legal_actions(0)
+    for seat in st.to_act():
+        st.apply(Hu(seat=0) if seat == 0 else next(a for a in st.legal_actions(seat) if isinstance(a, Pass)))
+    assert st.result is not None and st.result.winner == 0 and "huilong" in st.result.flags
+    assert "回龙地胡" in st.result.multipliers
