@@ -1,0 +1,146 @@
+"""Load on the online table (not a test): N WebSocket clients on loopback, each the one person at a
+bot-paced table, against one ``daer serve`` process.
+
+Run: ``.venv/bin/python benchmarks/load_table.py --tables 500 --seconds 60``.  It starts the server
+itself (a temporary SQLite database, bots paced by ``--bot-delay``), creates one room per client
+(every room: 1 person + 3 bots), lets the clients act after ``--think`` seconds whenever the view offers
+something, and reports: tables held (connected and still moving at the end), p50/p99 latency from
+sending an action to receiving the update that carries it, actions per second and the server's RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+from serving import Server
+
+
+class Table:
+    """One client: a person's seat at a room of bots."""
+
+    def __init__(self, url: str, ws_url: str, think: float) -> None:
+        self.url, self.ws_url, self.think = url, ws_url, think
+        self.latencies: list[float] = []
+        self.last_progress = 0.0
+        self.errors: dict[str, int] = {}
+        self.alive = False
+
+    async def run(self, http: httpx.AsyncClient, stop: asyncio.Event, measure: asyncio.Event) -> None:
+        r = (await http.post(f"{self.url}/api/rooms", json={"name": "load", "config": {"timer": 0, "hands": 64}}))
+        room = r.json()
+        async with websockets.connect(self.ws_url, max_size=2**22) as ws:
+            self.alive = True
+            await ws.send(json.dumps({"t": "hello", "room": room["code"], "token": room["token"]}))
+            await ws.send(json.dumps({"t": "cmd", "id": "start", "name": "start"}))
+            pending: dict[str, tuple[float, int]] = {}
+            got: dict[str, float] = {}
+            acted = -1
+            n = 0
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), 1.0)
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                m = json.loads(raw)
+                if m["t"] == "update":
+                    for msg_id, (_, v_sent) in pending.items():
+                        if m["v"] > v_sent and msg_id not in got:
+                            got[msg_id] = now
+                    self.last_progress = time.monotonic()
+                    view, status = m["view"], m["room"]["status"]
+                    if status == "between":
+                        await ws.send(json.dumps({"t": "cmd", "id": f"n{m['v']}", "name": "next"}))
+                    elif view and view["legal"] and status == "playing" and m["v"] > acted:
+                        acted = m["v"]
+                        await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
+                        n += 1
+                        pending[f"a{n}"] = (time.perf_counter(), m["v"])
+                        await ws.send(json.dumps({"t": "act", "id": f"a{n}", "v": m["v"],
+                                                  "action": random.choice(view["legal"])}))
+                elif m["t"] == "ack" and m["id"] in pending:
+                    t0, _ = pending.pop(m["id"])
+                    t1 = got.pop(m["id"], now)
+                    if measure.is_set():
+                        self.latencies.append(t1 - t0)
+                elif m["t"] == "error":
+                    pending.pop(m.get("id") or "", None)
+                    got.pop(m.get("id") or "", None)
+                    self.errors[m["code"]] = self.errors.get(m["code"], 0) + 1
+
+
+def rss_kb(pid: int) -> tuple[int, int]:
+    """(current RSS, peak RSS) of a process in kB."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+
+
+async def main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = Server(Path(tmp) / "load.db", bot_delay=args.bot_delay).start()
+        assert srv.proc is not None
+        try:
+            stop, measure = asyncio.Event(), asyncio.Event()
+            tables = [Table(srv.url, srv.ws_url, args.think) for _ in range(args.tables)]
+            limits = httpx.Limits(max_connections=50)
+            async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+                tasks = []
+                t_start = time.monotonic()
+                for i, t in enumerate(tables):
+                    tasks.append(asyncio.create_task(t.run(http, stop, measure)))
+                    if i % 25 == 24:
+                        await asyncio.sleep(0.25)
+                ramp = time.monotonic() - t_start
+                await asyncio.sleep(5)
+                measure.set()
+                t0 = time.monotonic()
+                await asyncio.sleep(args.seconds)
+                span = time.monotonic() - t0
+                rss, peak = rss_kb(srv.proc.pid)
+                now = time.monotonic()
+                held = sum(1 for t in tables if t.alive and now - t.last_progress < 10)
+                stop.set()
+                results = await asyncio.gather(*tasks, return_exceptions=True)
+            failed = [r for r in results if isinstance(r, BaseException)]
+            lat = sorted(x for t in tables for x in t.latencies)
+            print(f"tables: {args.tables} requested, {held} held (connected, moving in the last 10 s); "
+                  f"ramp {ramp:.1f} s; failed clients {len(failed)}")
+            if lat:
+                p50 = statistics.median(lat) * 1000
+                p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+                print(f"person actions measured: {len(lat)} in {span:.0f} s ({len(lat) / span:.1f}/s); "
+                      f"action-to-update latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {lat[-1] * 1000:.1f} ms")
+            codes: dict[str, int] = {}
+            for t in tables:
+                for code, k in t.errors.items():
+                    codes[code] = codes.get(code, 0) + k
+            print(f"refusals by code: {codes or 'none'}")
+            print(f"server RSS {rss / 1024:.0f} MiB (peak {peak / 1024:.0f} MiB); bot delay {args.bot_delay} s, "
+                  f"think {args.think} s")
+        finally:
+            srv.stop()
+
+
+def parse() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=500)
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--bot-delay", type=float, default=1.0, help="seconds between a bot's moves")
+    ap.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before acting")
+    return ap.parse_args()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse()))
