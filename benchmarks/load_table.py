@@ -61,7 +61,8 @@ class Table:
                             got[msg_id] = now
                     self.last_progress = time.monotonic()
                     view, status = m["view"], m["room"]["status"]
-                    if status == "between":
+                    if status == "between" and m["v"] > acted:
+                        acted = m["v"]
                         await ws.send(json.dumps({"t": "cmd", "id": f"n{m['v']}", "name": "next"}))
                     elif view and view["legal"] and status == "playing" and m["v"] > acted:
                         acted = m["v"]

@@ -356,7 +356,7 @@ class Room:
                     s.kind, s.name = "bot", f"机器人{s.seat + 1}"
             self.deal()
         elif name == "next":
-            if self.status != "between":
+            if self.status != "between" or seat in self.ready:
                 return p.Ack(id=msg.id, v=self.version)
             self.ready.add(seat)
             self.broadcast(self.version)
