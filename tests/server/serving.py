@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -101,6 +102,8 @@ class Client:
         self.frames: list[dict[str, Any]] = []
         self.upd: dict[str, Any] | None = None
         self.n = 0
+        self.prefix = secrets.token_hex(4)
+        """Ids are unique per connection: the server answers a seat's repeated id with its first answer."""
         self.send({"t": "hello", "room": code, "token": token, "v": v})
         self.welcome = self.until(lambda m: m["t"] in ("welcome", "error"))
 
@@ -133,14 +136,14 @@ class Client:
 
     def act(self, action: dict[str, Any], *, v: int | None = None, msg_id: str | None = None) -> dict[str, Any]:
         self.n += 1
-        msg_id = msg_id or f"a{self.n}"
+        msg_id = msg_id or f"{self.prefix}-a{self.n}"
         assert self.upd is not None
         self.send({"t": "act", "id": msg_id, "v": self.upd["v"] if v is None else v, "action": action})
         return self.reply(msg_id)
 
     def cmd(self, name: str) -> dict[str, Any]:
         self.n += 1
-        msg_id = f"c{self.n}"
+        msg_id = f"{self.prefix}-c{self.n}"
         self.send({"t": "cmd", "id": msg_id, "name": name})
         return self.reply(msg_id)
 
