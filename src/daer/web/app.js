@@ -304,7 +304,8 @@ function settlement(u) {
     rows.push(h("p", {}, `${t("red")} ${r.red} · ${t("deng")} ${r.deng} · ${t("multipliers")}: ${r.multipliers.length ? r.multipliers.join(" ") : "—"} · ${t("factor")} ×${r.factor}`));
   }
   if (room.payments.length) rows.push(h("table", { id: "payments" }, room.payments.map((p) =>
-    h("tr", {}, h("td", {}, name(p.payer)), h("td", {}, `→ ${t("pays")} →`), h("td", {}, name(p.payee)), h("td", {}, `${p.amount}`), h("td", { class: "muted" }, lang === "en" ? p.en : p.zh)))));
+    h("tr", {}, h("td", {}, `${name(p.payer)} ${t("pays")} ${name(p.payee)}`, h("div", { class: "note" }, lang === "en" ? p.en : p.zh)),
+      h("td", { class: "amt" }, `${p.amount}`)))));
   rows.push(h("table", { id: "scores" }, h("tr", {}, h("th", {}, ""), h("th", {}, t("points")), h("th", {}, t("total"))),
     room.seats.map((s) => h("tr", {}, h("td", {}, name(s.seat)), h("td", { class: r.points[s.seat] > 0 ? "pos" : r.points[s.seat] < 0 ? "neg" : "" }, `${r.points[s.seat] > 0 ? "+" : ""}${r.points[s.seat]}`), h("td", {}, `${s.score}`)))));
   const links = room.last_hand_id ? h("p", {}, h("a", { href: `/replay/${room.last_hand_id}`, target: "_blank" }, t("replay")), " · ",
