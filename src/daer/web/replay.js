@@ -45,9 +45,9 @@ function render() {
         h("div", { class: "muted" }, `${zh ? "墩" : "stock"} ${v.stock}`))),
     ...seats, res,
     h("div", { class: "actions" },
-      h("button", { onclick: () => go(0) }, "⏮"), h("button", { id: "prev", onclick: () => go(i - 1) }, "◀"),
-      h("button", { id: "play", onclick: toggle }, timer ? "⏸" : "▶▶"), h("button", { id: "nextstep", onclick: () => go(i + 1) }, "▶"),
-      h("button", { onclick: () => go(data.steps.length - 1) }, "⏭")));
+      h("button", { onclick: () => go(0) }, "|◀"), h("button", { id: "prev", onclick: () => go(i - 1) }, "◀"),
+      h("button", { id: "play", onclick: toggle }, timer ? "■" : "▶▶"), h("button", { id: "nextstep", onclick: () => go(i + 1) }, "▶"),
+      h("button", { onclick: () => go(data.steps.length - 1) }, "▶|")));
 }
 function go(n) { i = Math.max(0, Math.min(data.steps.length - 1, n)); render(); }
 function toggle() {
