@@ -199,3 +199,13 @@ def test_leave_hands_the_seat_to_a_bot_and_the_token_stops_working(server: Serve
     assert again.welcome["code"] == "bad_token"
     watcher = Client(server, r["code"])
     assert watcher.state(lambda m: True)["room"]["seats"][0]["kind"] == "bot"
+
+
+def test_a_full_room_refuses_another_seat(server: Server) -> None:
+    r = room(server)
+    seats = [post(f"{server.url}/api/rooms/{r['code']}/join", {"name": n})[1]["seat"] for n in "BCD"]
+    assert seats == [1, 2, 3]
+    status, body = post(f"{server.url}/api/rooms/{r['code']}/join", {"name": "E"})
+    assert status == 409
+    assert body["error"] == "full"
+    assert body["zh"] == "没有空座位"
