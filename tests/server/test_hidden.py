@@ -4,6 +4,7 @@ seat's concealed hand or of the stock; a spectator's frames carry no concealed c
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +75,28 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
 
 
 def play(ws: Any, seat: int) -> int:
-    """Act (last legal action) whenever asked until the match is finished; the number of actions."""
+    """Act (last legal action) whenever asked until the match is finished; the number of actions.
+
+    A refused action never leaves the loop waiting on an update that will not come: after ``stale`` (a bot
+    moved first) the server sends the state again; after ``too_fast`` (this client outran the rate bound,
+    easy with instant bots) it backs off and asks for the state; ``no_hand`` (the hand ended meanwhile) needs
+    nothing.  An offered action is never refused as illegal.
+    """
     n = 0
     acted = -1
+    refused = 0
     while True:
         m = ws.receive_json()
+        if m["t"] == "error":
+            assert m["code"] in ("stale", "no_hand", "too_fast"), m
+            refused += 1
+            assert refused < 500
+            if m["code"] != "no_hand":
+                acted = -1
+            if m["code"] == "too_fast":
+                time.sleep(0.5)
+                ws.send_json({"t": "sync"})
+            continue
         if m["t"] != "update":
             continue
         room, view = m["room"], m["view"]

@@ -87,6 +87,21 @@ def test_flooding_is_refused_and_others_are_still_served(server: Server) -> None
     assert other.until(lambda m: m["t"] == "pong")["t"] == "pong"
 
 
+def test_every_action_over_the_rate_bound_is_still_answered(server: Server) -> None:
+    # regression: refused messages past the first used to get no reply, and a client waiting for the answer
+    # to its action hung; now each message with an id gets an ack or an error naming that id
+    r = room(server)
+    c = Client(server, r["code"], r["token"])
+    ids = [f"x{i}" for i in range(120)]
+    for msg_id in ids:
+        c.send({"t": "cmd", "id": msg_id, "name": "nonsense"})
+    answered = set()
+    while len(answered) < len(ids):
+        m = c.until(lambda m: m["t"] in ("ack", "error") and m.get("id") in ids)
+        answered.add(m["id"])
+    assert answered == set(ids)
+
+
 def test_only_the_host_starts_and_dissolves(server: Server) -> None:
     r = room(server)
     status, j = post(f"{server.url}/api/rooms/{r['code']}/join", {"name": "B"})

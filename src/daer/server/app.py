@@ -201,6 +201,16 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
     )
 
 
+def _peek_id(raw: str | bytes) -> str | None:
+    """The id of a well-formed client message, if it has one."""
+    try:
+        msg = p.client_decoder.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    msg_id = getattr(msg, "id", None)
+    return msg_id if isinstance(msg_id, str) else None
+
+
 class Session:
     """One WebSocket connection: reads and checks messages, forwards them to its room, writes replies."""
 
@@ -254,9 +264,12 @@ class Session:
                               f"message too large (limit {p.MAX_MESSAGE} bytes)", v=v))
             return
         if not self.bucket.take():
+            # Every refused action or command is answered (its id is in the error), so no client waits on a
+            # reply that never comes; id-less messages (ping, sync) are answered only now and then.
             self.strikes += 1
-            if self.strikes in (1, 50) or self.strikes % 500 == 0:
-                self.send(p.error("too_fast", "操作太频繁，请慢一点", "too many messages; slow down", v=v))
+            msg_id = _peek_id(raw)
+            if msg_id is not None or self.strikes in (1, 50) or self.strikes % 500 == 0:
+                self.send(p.error("too_fast", "操作太频繁，请慢一点", "too many messages; slow down", id=msg_id, v=v))
             return
         try:
             msg = p.client_decoder.decode(raw)
