@@ -224,3 +224,17 @@ def test_a_full_room_refuses_another_seat(server: Server) -> None:
     assert status == 409
     assert body["error"] == "full"
     assert body["zh"] == "没有空座位"
+
+
+def test_hard_bots_think_off_the_event_loop_and_play(server: Server) -> None:
+    # the search bot ("hard") thinks up to a second a move in a worker thread; the room goes on, and a
+    # ping sent meanwhile is answered
+    r = room(server, bot="hard", hands=1)
+    c = Client(server, r["code"], r["token"])
+    assert c.cmd("start")["t"] == "ack"
+    first = my_turn(c)
+    c.send({"t": "act", "id": "h1", "v": first["v"], "action": first["view"]["legal"][0]})
+    c.send({"t": "ping"})
+    assert c.until(lambda m: m["t"] == "pong")["t"] == "pong"
+    later = c.state(lambda m: m["v"] > first["v"] + 1)
+    assert later["room"]["status"] in ("playing", "finished")

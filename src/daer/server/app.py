@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from daer.bots import BOTS
+from daer.bots import BOTS, STRENGTHS
 from daer.engine import HandRecord, dumps, replay
 from daer.engine.record import RecordError
 from daer.rules import preset_names, resolve_rules
@@ -103,7 +103,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
         return FileResponse(str(WEB / "replay.html"))
 
     async def options(_request: Request) -> Response:
-        return JSONResponse({"presets": preset_names(), "bots": list(BOTS)})
+        # strengths first (easy / normal / hard), then the bots by name
+        return JSONResponse({"presets": preset_names(), "bots": [*STRENGTHS, *BOTS]})
 
     async def create_room(request: Request) -> Response:
         data = await _body(request)

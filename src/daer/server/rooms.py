@@ -9,6 +9,7 @@ action made against any version since then is still good (another seat's 过 doe
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import logging
@@ -150,6 +151,8 @@ class Room:
     bots: dict[int, Bot] = field(default_factory=dict)
     auto_bots: dict[int, Bot] = field(default_factory=dict)
     handle: asyncio.TimerHandle | None = None
+    thinking: bool = False
+    """A bot is choosing in a worker thread (the search bot thinks up to a second; the loop must not wait)."""
     busy: bool = False
 
     # -- seats ---------------------------------------------------------------------------------
@@ -440,6 +443,8 @@ class Room:
         if self.handle is not None:
             self.handle.cancel()
             self.handle = None
+        if self.thinking:
+            return  # the bot's answer reschedules
         loop = asyncio.get_event_loop()
         if self.status == "playing" and self.state is not None:
             acting = self.state.to_act()
@@ -482,11 +487,29 @@ class Room:
             if seat.kind == "bot" or seat.auto:
                 bot = self.bots[s] if seat.kind == "bot" else self.auto_bots[s]
                 view = st.view(s, log=False)
-                action = bot.choose(view)
+                # the bot sees only a frozen view, so it can think in a worker thread
+                self.thinking = True
+                future = asyncio.get_event_loop().run_in_executor(None, bot.choose, view)
+                future.add_done_callback(functools.partial(self._chosen, seat=s, view=view, version=self.version))
+                return
+        self.schedule()
+
+    def _chosen(self, future: asyncio.Future[Action], *, seat: int, view: View, version: int) -> None:
+        """A bot's choice is back: play it if nothing moved meanwhile, else look again."""
+        self.thinking = False
+        try:
+            action = future.result()
+        except Exception:
+            log.exception("room %s: bot failed", self.code)
+            action = view.legal[0]
+        try:
+            if self.status == "playing" and self.state is not None and self.version == version:
                 if action not in view.legal:
                     action = view.legal[0]
-                self.commit_action(action, s, None)
+                self.commit_action(action, seat, None)
                 return
+        except Exception:
+            log.exception("room %s: bot action failed", self.code)
         self.schedule()
 
 

@@ -40,7 +40,8 @@ async function lobby() {
   const rules = h("select", { id: "rules" }, opts.presets.map((p) => h("option", { value: p, selected: p === "luzhou" }, p)));
   const hands = h("input", { id: "hands", type: "number", min: 1, max: 64, value: 8 });
   const timer = h("input", { id: "timer", type: "number", min: 0, max: 600, value: 30 });
-  const bot = h("select", { id: "bot" }, opts.bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, b)));
+  const bot = h("select", { id: "bot" },
+    opts.bots.map((b) => h("option", { value: b, selected: b === "normal" }, t("bot_" + b) || b)));
   const house = h("textarea", { id: "house", rows: 2, placeholder: "play.guo_zhang=false" });
   const code = h("input", { id: "code", placeholder: "ABCDE", maxlength: 8, style: "text-transform:uppercase" });
   const create = async () => {
