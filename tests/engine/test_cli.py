@@ -57,3 +57,12 @@ def test_play_a_whole_hand_in_english() -> None:
     res = runner.invoke(app, ["play", "--seed", "4", "--lang", "en"], input="1\n" * 300)
     assert res.exit_code == 0, res.output
     assert "points:" in res.output
+
+
+def test_sim_takes_strengths_and_search_budgets_like_the_arena() -> None:
+    runner = CliRunner()
+    res = runner.invoke(app, ["sim", "--games", "3", "--bots", "easy,normal,search:2", "--seed", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert [s["bot"] for s in data["seats"]][:3] == ["easy", "normal", "search:2"]
+    assert sum(s["points"] for s in data["seats"]) == 0

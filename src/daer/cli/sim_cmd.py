@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from daer.bots import BOTS
+from daer.bots import bot_names, is_bot
 from daer.bots.runner import SimStats, simulate
 from daer.rules import RulesError, resolve_rules
 
@@ -25,9 +25,9 @@ def sim(
 ) -> None:
     """机器人对局模拟 — simulate seeded hands between bots and summarize (see docs/sim.md)."""
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    bad = [b for b in names if b not in BOTS]
+    bad = [b for b in names if not is_bot(b)]
     if bad:
-        raise typer.BadParameter(f"未知的机器人 {bad} (unknown bots; choose from {', '.join(BOTS)})")
+        raise typer.BadParameter(f"未知的机器人 {bad} (unknown bots; choose from {', '.join(bot_names())}, search:N)")
     try:
         ruleset = resolve_rules(rules)
     except (RulesError, OSError) as exc:
