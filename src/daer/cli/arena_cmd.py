@@ -11,9 +11,8 @@ from rich.console import Console, Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from daer.bots import bot_names, is_bot
 from daer.bots.arena import ArenaStats, arena
-from daer.rules import RulesError, resolve_rules
+from daer.cli.options import bot_list, ruleset_option
 
 
 def arena_cmd(
@@ -25,16 +24,10 @@ def arena_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="输出 JSON summary")] = False,
 ) -> None:
     """复式比赛 — duplicate matches: the same deals with the bots rotated through the seats."""
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    bad = [b for b in names if not is_bot(b)]
-    if bad:
-        raise typer.BadParameter(f"未知的机器人 {bad} (unknown bots; choose from {', '.join(bot_names())}, search:N)")
+    names = bot_list(bots)
     if len(set(names)) != len(names):
         raise typer.BadParameter("机器人不能重复 (name each bot once)")
-    try:
-        ruleset = resolve_rules(rules)
-    except (RulesError, OSError) as exc:
-        raise typer.BadParameter(str(exc)) from exc
+    ruleset = ruleset_option(rules)
     if not 2 <= len(names) <= ruleset.table.players:
         raise typer.BadParameter(f"需要 2 到 {ruleset.table.players} 个机器人 (give 2 to {ruleset.table.players} bots)")
     if hands < 1:

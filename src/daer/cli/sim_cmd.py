@@ -10,9 +10,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from daer.bots import bot_names, is_bot
 from daer.bots.runner import SimStats, simulate
-from daer.rules import RulesError, resolve_rules
+from daer.cli.options import bot_list, ruleset_option
 
 
 def sim(
@@ -24,14 +23,8 @@ def sim(
     as_json: Annotated[bool, typer.Option("--json", help="输出 JSON summary")] = False,
 ) -> None:
     """机器人对局模拟 — simulate seeded hands between bots and summarize (see docs/sim.md)."""
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    bad = [b for b in names if not is_bot(b)]
-    if bad:
-        raise typer.BadParameter(f"未知的机器人 {bad} (unknown bots; choose from {', '.join(bot_names())}, search:N)")
-    try:
-        ruleset = resolve_rules(rules)
-    except (RulesError, OSError) as exc:
-        raise typer.BadParameter(str(exc)) from exc
+    names = bot_list(bots)
+    ruleset = ruleset_option(rules)
     if len(names) not in (ruleset.table.players, ruleset.table.seats):
         raise typer.BadParameter(f"需要 3 或 4 个机器人 (give 3 or 4 bots), got {len(names)}")
     if as_json:
