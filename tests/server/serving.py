@@ -26,12 +26,20 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+TEST_LIMITS = ("--create-rate", "100000", "--join-rate", "100000", "--lookup-rate", "100000",
+               "--other-rate", "100000", "--max-rooms-per-address", "100000", "--max-rooms", "100000",
+               "--max-conns-per-address", "10000")
+"""Limits raised for tests that make many rooms and sockets from one address (pass ``args`` to test a limit)."""
+
+
 class Server:
     """``daer serve`` in a child process; ``kill9`` and ``start`` again to test durability."""
 
-    def __init__(self, db: Path, *, bot_delay: float = 0.0, port: int | None = None) -> None:
+    def __init__(self, db: Path, *, bot_delay: float = 0.0, port: int | None = None,
+                 args: tuple[str, ...] = TEST_LIMITS) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.args = args
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = db.with_suffix(".log")
@@ -46,7 +54,7 @@ class Server:
 
     def start(self) -> Server:
         cmd = [sys.executable, "-m", "daer", "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}",
-               "--bot-delay", str(self.bot_delay)]
+               "--bot-delay", str(self.bot_delay), *self.args]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=out, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 30

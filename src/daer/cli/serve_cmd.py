@@ -7,6 +7,21 @@ from typing import Annotated
 
 import typer
 
+from daer.server.limits import DEFAULT_RATES, Limits, Rate, parse_rate
+
+_DEF = Limits()
+
+
+def _rate(text: str) -> Rate:
+    try:
+        return parse_rate(text)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+
+
+def _fmt(r: Rate) -> str:
+    return f"{r.per_minute:g}/{r.capacity:g}"
+
 
 def serve(
     *,
@@ -14,7 +29,33 @@ def serve(
     port: Annotated[int, typer.Option(help="端口 port")] = 8000,
     db: Annotated[str | None, typer.Option(help="数据库 URL (default $DAER_DATABASE_URL or sqlite:///daer.db)")]
     = None,
-    bot_delay: Annotated[float, typer.Option(help="机器人出牌间隔（秒） seconds between bot moves")] = 0.6,
+    bot_delay: Annotated[float, typer.Option(min=0.0, max=10.0,
+                                             help="机器人出牌间隔（秒） seconds between bot moves (0-10)")] = 0.6,
+    create_rate: Annotated[str, typer.Option(help="每个地址每分钟开房数/突发 rooms created per minute per address"
+                                                  "/burst")] = _fmt(DEFAULT_RATES["create"]),
+    join_rate: Annotated[str, typer.Option(help="每个地址每分钟入座数/突发 joins per minute per address/burst")]
+    = _fmt(DEFAULT_RATES["join"]),
+    lookup_rate: Annotated[str, typer.Option(help="每个地址每分钟查房号数/突发 room-code look-ups (info, hello) "
+                                                  "per minute per address/burst")] = _fmt(DEFAULT_RATES["lookup"]),
+    other_rate: Annotated[str, typer.Option(help="其他受限请求 other limited requests per minute/burst")]
+    = _fmt(_DEF.default_rate),
+    max_rooms: Annotated[int, typer.Option(min=1, help="进行中房间上限 live rooms in all")] = _DEF.max_rooms,
+    max_rooms_per_address: Annotated[int, typer.Option(min=1, help="每个地址的进行中房间上限 live rooms per "
+                                                                   "address")] = _DEF.max_rooms_per_address,
+    max_conns: Annotated[int, typer.Option(min=1, help="连接总数上限 WebSocket connections in all")]
+    = _DEF.max_conns,
+    max_conns_per_address: Annotated[int, typer.Option(min=1, help="每个地址的连接上限 connections per address")]
+    = _DEF.max_conns_per_address,
+    waiting_ttl: Annotated[float, typer.Option(min=1.0, help="等待中的房间过期秒数 seconds before a waiting "
+                                                             "room expires")] = _DEF.waiting_ttl,
+    idle_ttl: Annotated[float, typer.Option(min=1.0, help="无人动作的牌局过期秒数 seconds before an idle "
+                                                          "playing room expires")] = _DEF.idle_ttl,
+    finished_ttl: Annotated[float, typer.Option(min=1.0, help="结束的房间留在内存的秒数 seconds a finished "
+                                                              "room stays in memory")] = _DEF.finished_ttl,
+    sweep_every: Annotated[float, typer.Option(min=0.1, help="过期检查间隔 seconds between expiry sweeps")]
+    = _DEF.sweep_every,
+    allowed_origin: Annotated[list[str] | None, typer.Option(
+        help="允许的来源（可重复） allowed Origin, repeatable (default: the Host header's own origin)")] = None,
 ) -> None:
     """网上牌桌 — serve the online table (rooms, bots, records) at http://HOST:PORT/."""
     import uvicorn  # noqa: PLC0415 - the server stack loads only for this command
@@ -22,8 +63,15 @@ def serve(
     from daer.server import create_app  # noqa: PLC0415
     from daer.store import database_url  # noqa: PLC0415
 
+    limits = Limits(
+        rates={"create": _rate(create_rate), "join": _rate(join_rate), "lookup": _rate(lookup_rate)},
+        default_rate=_rate(other_rate), max_rooms=max_rooms, max_rooms_per_address=max_rooms_per_address,
+        max_conns=max_conns, max_conns_per_address=max_conns_per_address, waiting_ttl=waiting_ttl,
+        idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every,
+        allowed_origins=tuple(o.rstrip("/") for o in allowed_origin or ()),
+    )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     url = database_url(db)
-    app = create_app(url, bot_delay=bot_delay)
+    app = create_app(url, bot_delay=bot_delay, limits=limits)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_ping_interval=20)

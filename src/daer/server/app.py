@@ -27,6 +27,7 @@ from daer.engine import HandRecord, dumps, replay
 from daer.engine.record import RecordError
 from daer.rules import preset_names, resolve_rules
 from daer.server import protocol as p
+from daer.server.limits import Limits, address_of
 from daer.server.rooms import Conn, Room, RoomConfig, RoomError, RoomManager, action_codec
 from daer.store import Store
 
@@ -78,9 +79,10 @@ def _name(data: dict[str, Any]) -> str:
     return name.strip()[:24] if isinstance(name, str) else ""
 
 
-def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlette:
+def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Limits | None = None) -> Starlette:
     """The app with its store (migrated at start) and every unfinished room resumed."""
     state: dict[str, Any] = {}
+    lim = limits or Limits()
 
     def manager() -> RoomManager:
         m = state["manager"]
@@ -107,15 +109,25 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
         return JSONResponse({"presets": preset_names(), "bots": [*STRENGTHS, *BOTS]})
 
     async def create_room(request: Request) -> Response:
+        refused = lim.check("create", request)
+        if refused is not None:
+            return refused
         data = await _body(request)
         if isinstance(data, JSONResponse):
             return data
+        live = manager().live_rooms()
+        if len(live) >= lim.max_rooms:
+            return _err(503, "busy", "服务器房间已满，请稍后再试", "the server has too many rooms; try later")
+        address = address_of(request)
+        if sum(r.creator == address for r in live) >= lim.max_rooms_per_address:
+            return _err(429, "too_many_rooms", f"同一地址最多开 {lim.max_rooms_per_address} 个房间",
+                        f"at most {lim.max_rooms_per_address} live rooms per address")
         try:
             cfg = msgspec.convert(data.get("config") or {}, RoomConfig)
         except msgspec.ValidationError as exc:
             return _err(400, "bad_config", f"房间选项不对：{exc}", f"bad room options: {exc}")
         try:
-            room, seat, token = manager().create(cfg, _name(data))
+            room, seat, token = manager().create(cfg, _name(data), creator=address)
         except RoomError as exc:
             return _err(400, exc.code, exc.zh, exc.en)
         return JSONResponse({"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"})
@@ -127,6 +139,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
         return room
 
     async def join_room(request: Request) -> Response:
+        refused = lim.check("join", request)
+        if refused is not None:
+            return refused
         data = await _body(request)
         if isinstance(data, JSONResponse):
             return data
@@ -140,6 +155,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
         return JSONResponse({"code": room.code, "seat": seat, "token": token})
 
     async def room_info(request: Request) -> Response:
+        refused = lim.check("lookup", request)
+        if refused is not None:
+            return refused
         room = _room(request)
         if isinstance(room, JSONResponse):
             return room
@@ -185,10 +203,19 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
         return Response(msgspec.json.encode({"rules": title, "steps": steps}), media_type="application/json")
 
     async def ws_endpoint(ws: WebSocket) -> None:
+        address = address_of(ws)
         await ws.accept()
-        await Session(ws, manager()).run()
+        if not lim.conns.acquire(address):
+            await ws.send_text(p.encode(p.error("too_many_conns", "连接太多，请稍后再试",
+                                                "too many connections; try again later")))
+            await ws.close(code=1013)
+            return
+        try:
+            await Session(ws, manager(), lim, address).run()
+        finally:
+            lim.conns.release(address)
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", page), Route("/r/{code}", page), Route("/replay/{hand_id:int}", replay_page),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
@@ -200,6 +227,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
         ],
         lifespan=lifespan,
     )
+    app.state.limits = lim
+    return app
 
 
 def _peek_id(raw: str | bytes) -> str | None:
@@ -215,9 +244,10 @@ def _peek_id(raw: str | bytes) -> str | None:
 class Session:
     """One WebSocket connection: reads and checks messages, forwards them to its room, writes replies."""
 
-    def __init__(self, ws: WebSocket, manager: RoomManager) -> None:
+    def __init__(self, ws: WebSocket, manager: RoomManager, limits: Limits, address: str) -> None:
         self.ws = ws
         self.manager = manager
+        self.limits, self.address = limits, address
         self.conn = Conn(None)
         self.room: Room | None = None
         self.bucket = Bucket()
@@ -323,6 +353,11 @@ class Session:
     def hello(self, msg: p.Hello) -> None:
         if self.room is not None:
             self.send(p.error("hello_twice", "已经连接了房间", "already joined a room on this connection"))
+            return
+        wait = self.limits.retry_after("lookup", self.address)
+        if wait > 0:
+            self.send(p.error("too_many", f"请求太频繁，请 {max(1, round(wait))} 秒后再试",
+                              f"too many room look-ups; retry after {max(1, round(wait))} s"))
             return
         room = self.manager.get(msg.room)
         if room is None:

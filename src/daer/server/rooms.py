@@ -37,6 +37,8 @@ log = logging.getLogger("daer.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 RECENT_IDS = 512
+LIVE = ("waiting", "playing", "between")
+"""Statuses of a room that is still in play."""
 action_codec = msgspec.json.Decoder(Action)
 
 
@@ -154,6 +156,8 @@ class Room:
     thinking: bool = False
     """A bot is choosing in a worker thread (the search bot thinks up to a second; the loop must not wait)."""
     busy: bool = False
+    creator: str = ""
+    """Address that created the room (in memory only: for the per-address cap of live rooms)."""
 
     # -- seats ---------------------------------------------------------------------------------
     @property
@@ -527,13 +531,17 @@ class RoomManager:
             if code not in self.rooms and self.store.load_room(code) is None:
                 return code
 
-    def create(self, cfg: RoomConfig, name: str) -> tuple[Room, int, str]:
+    def live_rooms(self) -> list[Room]:
+        """Rooms in memory that are waiting, playing or between hands."""
+        return [r for r in self.rooms.values() if r.status in LIVE]
+
+    def create(self, cfg: RoomConfig, name: str, *, creator: str = "") -> tuple[Room, int, str]:
         """A new room with its creator at seat 0 (the host); returns (room, seat, token)."""
         rules = check_config(cfg)
         code = self._new_code()
         n = rules.table.seats
         room = Room(code=code, config=cfg, rules=rules, store=self.store, bot_delay=self.bot_delay,
-                    seats=[Seat(i) for i in range(n)], scores=[0] * n)
+                    seats=[Seat(i) for i in range(n)], scores=[0] * n, creator=creator)
         self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
                                scores=msgspec.json.encode(room.scores).decode(), dealer=0,
                                seats=[s.row() for s in room.seats])
