@@ -44,7 +44,7 @@ def test_replay_steps_through_a_saved_hand(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("not json", encoding="utf-8")
     res = runner.invoke(app, ["replay", str(bad)])
-    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.exit_code == 2 and "Traceback" not in res.output
 
 
 def test_play_bad_input_then_eof_leaves_cleanly() -> None:

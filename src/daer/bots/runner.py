@@ -98,9 +98,9 @@ def simulate(
     """Play ``games`` seeded hands with the named bots and total the results."""
     n = len(bot_names)
     if n not in (rules.table.players, rules.table.seats):
-        raise ValueError(
-            f"需要 {rules.table.players} 或 {rules.table.seats} 个机器人，不是 {n} (give 3 or 4 bots)"
-        )
+        counts = sorted({rules.table.players, rules.table.seats})
+        raise ValueError(f"需要 {' 或 '.join(map(str, counts))} 个机器人，不是 {n} "
+                         f"(give {' or '.join(map(str, counts))} bots, not {n})")
     bots = [make_bot(name, rules=rules, seed=f"{seed}:bot{j}") for j, name in enumerate(bot_names)]
     stats = SimStats(seats=[SeatStats(b) for b in bot_names])
     if n == rules.table.players and rules.table.dijia and rules.table.seats > n:

@@ -1,20 +1,41 @@
-"""Option parsing shared by the commands that run bots (sim, arena)."""
+"""Option parsing shared by the commands: bot names, rulesets, seats, languages.
+
+Every bad value is a :class:`typer.BadParameter`: typer prints the usage line and
+the message (Chinese first, then English) and exits with status 2, never a traceback.
+"""
 
 from __future__ import annotations
 
 import typer
 
-from daer.bots import bot_names, is_bot
+from daer.bots import BOTS, STRENGTHS, is_bot
 from daer.rules import RulesError, resolve_rules
 from daer.rules.model import Ruleset
 
+LANGS = ("zh", "en")
+"""Languages of player text: Chinese (the default) and English."""
+
+
+def check_lang(lang: str) -> str:
+    """``--lang``: zh or en, anything else a usage error listing both."""
+    if lang not in LANGS:
+        raise typer.BadParameter(f"语言只能是 zh（中文）或 en（English）(--lang must be zh or en), not {lang!r}")
+    return lang
+
+
+def bot_choices() -> str:
+    """The names and strengths a bot option accepts, for messages."""
+    strengths = ", ".join(f"{s} ({b})" for s, b in STRENGTHS.items())
+    return f"机器人 bots: {', '.join(BOTS)}, search:N; 难度 strengths: {strengths}"
+
 
 def bot_list(bots: str) -> list[str]:
-    """Comma-separated bot names or strengths; an unknown one is a usage error naming it."""
+    """Comma-separated bot names or strengths; an unknown one is a usage error listing the valid ones."""
     names = [b.strip() for b in bots.split(",") if b.strip()]
     bad = [b for b in names if not is_bot(b)]
-    if bad:
-        raise typer.BadParameter(f"未知的机器人 {bad} (unknown bots; choose from {', '.join(bot_names())}, search:N)")
+    if bad or not names:
+        shown = ", ".join(repr(b) for b in bad) or repr(bots)
+        raise typer.BadParameter(f"未知的机器人 unknown bot {shown}. 可选 choose from — {bot_choices()}")
     return names
 
 
@@ -24,3 +45,31 @@ def ruleset_option(rules: str) -> Ruleset:
         return resolve_rules(rules)
     except (RulesError, OSError) as exc:
         raise typer.BadParameter(str(exc)) from exc
+
+
+def seat_option(seat: int, ruleset: Ruleset) -> int:
+    """A seat number of the ruleset's table (0 … seats-1); anything else a usage error naming the range."""
+    n = ruleset.table.seats
+    if not 0 <= seat < n:
+        raise typer.BadParameter(
+            f"座位号应是 0-{n - 1}（{ruleset.title_zh} {n} 个座位）"
+            f"(--seat must be 0-{n - 1}: {ruleset.name} has {n} seats), not {seat}"
+        )
+    return seat
+
+
+def bot_count_message(ruleset: Ruleset, n: int) -> str | None:
+    """Why ``n`` bots cannot play a hand of the ruleset, or None when they can.
+
+    Three bots play the playing seats (the 底家's row is what the seat sitting out was paid);
+    a bot per seat also works where a 底家 sits out (each takes its turn as 底家).
+    """
+    t = ruleset.table
+    if n in (t.players, t.seats):
+        return None
+    if t.seats > t.players:
+        return (f"需要 {t.players} 或 {t.seats} 个机器人：{ruleset.title_zh}{t.players}人打，"
+                f"{t.seats - t.players}人坐底（底家）(give {t.players} bots, or {t.seats}: {t.players} play "
+                f"and one seat sits out each hand), got {n}")
+    return (f"需要 {t.players} 个机器人：{ruleset.title_zh}{t.players}人玩，没有底家 "
+            f"(give {t.players} bots: {ruleset.name} is played by {t.players}, nobody sits out), got {n}")

@@ -8,16 +8,17 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from daer.bots import STRENGTHS, is_bot, make_bot
+from daer.bots import STRENGTHS, make_bot
 from daer.bots.base import Bot
 from daer.cards import N_KINDS, kind_of
+from daer.cli.options import bot_list, check_lang, ruleset_option, seat_option
 from daer.cli.render import action_menu, fmt, narrate, render_view
 from daer.engine import GameState, View, dumps, record_of
 from daer.engine.actions import Action, Discard
 from daer.engine.match import Match
 from daer.hands import Meld, MeldKind, waits
-from daer.rules import RulesError, resolve_rules
 from daer.rules.model import Ruleset
+from daer.scoring import seats_of
 
 
 def play(
@@ -28,7 +29,7 @@ def play(
                                            "(random / randomish / heuristic / search / search:N)")] = "heuristic",
     strength: Annotated[str | None, typer.Option(help="难度 easy / normal / hard (instead of --bots)")] = None,
     rules: Annotated[str, typer.Option(help="规则 preset or TOML")] = "luzhou",
-    lang: Annotated[str, typer.Option(help="zh / en")] = "zh",
+    lang: Annotated[str, typer.Option(help="zh / en", callback=check_lang)] = "zh",
     seed: Annotated[int | None, typer.Option(help="种子 seed (default: a live shuffle)")] = None,
     save: Annotated[Path | None, typer.Option(help="保存最后一手牌谱 save the last hand")] = None,
 ) -> None:
@@ -36,14 +37,19 @@ def play(
     console = Console()
     if strength is not None and strength not in STRENGTHS:
         raise typer.BadParameter(f"难度是 easy / normal / hard (strength is easy, normal or hard), not {strength!r}")
-    names = [strength] if strength is not None else [b.strip() for b in bots.split(",") if b.strip()]
-    if not names or not all(is_bot(b) for b in names):
-        raise typer.BadParameter(f"未知的机器人 {bots!r} (unknown bot)")
-    try:
-        ruleset = resolve_rules(rules)
-    except (RulesError, OSError) as exc:
-        raise typer.BadParameter(str(exc)) from exc
-    match = Match(ruleset, seed=seed)  # the deal moves by the ruleset's table.dealer_rule (稳庄, 轮庄 …)
+    names = [strength] if strength is not None else bot_list(bots)
+    ruleset = ruleset_option(rules)
+    seat = seat_option(seat, ruleset)
+    if hands < 1:
+        raise typer.BadParameter(f"手数至少 1 (--hands must be at least 1), not {hands}")
+    dealer = first_dealer(ruleset, seat)
+    if dealer != 0:
+        console.print(f"{seat}号位第一手本该坐底（底家不打牌），\n所以由{dealer}号位先坐庄，你来打。\n"
+                      if lang != "en" else
+                      f"Seat {seat} would sit out the first hand (as the dijia, 底家),\n"
+                      f"so seat {dealer} deals first and you play.\n")
+    # the deal then moves by the ruleset's table.dealer_rule (稳庄, 轮庄 …): a later hand may seat you as 底家
+    match = Match(ruleset, dealer=dealer, seed=seed)
     others = [s for s in range(ruleset.table.seats) if s != seat]
     opponents = {s: make_bot(names[i % len(names)], f"{seed}:{s}", rules=ruleset) for i, s in enumerate(others)}
     try:
@@ -61,6 +67,18 @@ def play(
                 break
     except (KeyboardInterrupt, EOFError):
         console.print("\n再见 bye")
+
+
+def first_dealer(rules: Ruleset, seat: int) -> int:
+    """Seat 0 deals first, unless that makes ``seat`` the 底家: then the next seat deals, so the player plays.
+
+    A player who picks a seat expects to play it; the 底家 rotates as the deal moves, so
+    sitting out a later hand (and being paid for it) is still part of the game.
+    """
+    for dealer in range(rules.table.seats):
+        if seats_of(rules, dealer)[1] != seat:
+            return dealer
+    return 0
 
 
 def _play_one(

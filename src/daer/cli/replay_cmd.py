@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 
+from daer.cli.options import check_lang, seat_option
 from daer.cli.render import narrate, render_view
 from daer.engine import RecordError, loads
 from daer.engine import replay as replay_record
@@ -20,17 +21,24 @@ def replay(
     file: Annotated[Path, typer.Argument(help="牌谱文件 record file (JSON)")],
     *,
     seat: Annotated[int | None, typer.Option(help="以某座位的视角 view as a seat")] = None,
-    lang: Annotated[str, typer.Option(help="zh / en")] = "zh",
+    lang: Annotated[str, typer.Option(help="zh / en", callback=check_lang)] = "zh",
     step: Annotated[bool, typer.Option(help="每步按回车 press Enter after each action")] = False,
 ) -> None:
     """回放牌谱 — replay a saved hand action by action."""
     console = Console()
     try:
-        record = loads(file.read_bytes())
+        data = file.read_bytes()
+    except FileNotFoundError:
+        _fail(f"找不到牌谱文件 {file}（no such file）")
+    except OSError as exc:
+        _fail(f"读不了牌谱文件 {file}（cannot read it: {exc.strerror or exc}）")
+    try:
+        record = loads(data)
         final = replay_record(record)
-    except (OSError, RecordError, RulesError, IllegalActionError) as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1) from exc
+    except (RecordError, RulesError, IllegalActionError, ValueError) as exc:
+        _fail(f"{file} 不是有效的牌谱（not a valid hand record: {exc}）")
+    if seat is not None:
+        seat_option(seat, final.rules)
     state = replay_record(record, upto=0)
     total = len(record.actions)
     shown = 0
@@ -51,3 +59,9 @@ def replay(
                 return
     if not total:
         console.print(render_view(final.view(seat), lang=lang))
+
+
+def _fail(message: str) -> NoReturn:
+    """A bad record file: the message on stderr, exit 2."""
+    typer.echo(f"daer replay: {message}", err=True)
+    raise typer.Exit(2)

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from daer.cli.options import check_lang
 from daer.rules import RulesError, find_rules, preset_names, resolve_rules
 from daer.rules.model import Ruleset
 
@@ -144,7 +145,7 @@ def show_table(rules: Ruleset, en: bool) -> Table:
 
 
 @app.command("list")
-def list_rules(lang: Annotated[str, typer.Option(help="zh or en")] = "zh") -> None:
+def list_rules(lang: Annotated[str, typer.Option(help="zh or en", callback=check_lang)] = "zh") -> None:
     """列出规则 — list the shipped rulesets."""
     en = lang == "en"
     table = Table()
@@ -160,7 +161,7 @@ def list_rules(lang: Annotated[str, typer.Option(help="zh or en")] = "zh") -> No
 @app.command("show")
 def show(
     name: Annotated[str, typer.Argument(help="ruleset name or house-rule .toml")],
-    lang: Annotated[str, typer.Option(help="zh or en")] = "zh",
+    lang: Annotated[str, typer.Option(help="zh or en", callback=check_lang)] = "zh",
 ) -> None:
     """显示规则 — show every option of a ruleset."""
     try:

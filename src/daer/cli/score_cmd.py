@@ -12,6 +12,7 @@ from rich.table import Table
 
 from daer.calculator import RequestError, parse_request, score_request
 from daer.cards import format_kinds
+from daer.cli.options import check_lang
 from daer.hands import waits
 from daer.rules import RulesError, parse_override
 
@@ -44,7 +45,11 @@ def _t(key: str, en: bool) -> str:
 
 
 def _read_requests(text: str) -> list[tuple[str, Any]]:
-    """One JSON object (possibly over several lines) or JSON Lines; (raw line, parsed or error)."""
+    """One JSON object (possibly over several lines) or JSON Lines; (raw line, parsed or error).
+
+    In JSON Lines every line is one input: a blank line gets an error of its own, so the
+    output keeps one line per input line and the "input N" of a message is the line number.
+    """
     stripped = text.strip()
     if not stripped:
         return []
@@ -55,6 +60,7 @@ def _read_requests(text: str) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     for line in text.splitlines():
         if not line.strip():
+            out.append((line, RequestError("空行 empty line: one JSON object a line")))
             continue
         try:
             out.append((line, json.loads(line)))
@@ -96,7 +102,7 @@ def score(
     haidi: Annotated[bool, typer.Option(help="海底")] = False,
     seat: Annotated[int, typer.Option(help="赢家座位 winner's seat 0-3")] = 0,
     dealer: Annotated[int, typer.Option(help="庄家座位 dealer's seat 0-3")] = 0,
-    lang: Annotated[str, typer.Option(help="zh or en")] = "zh",
+    lang: Annotated[str, typer.Option(help="zh or en", callback=check_lang)] = "zh",
     as_json: Annotated[bool, typer.Option("--json", help="读标准输入的 JSON 行 read JSON (Lines) on stdin")] = False,
 ) -> None:
     """计算胡数与输赢 — evaluate a hand: its best 列, 胡, 等 and who pays whom."""

@@ -11,22 +11,25 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from daer.bots.runner import SimStats, simulate
-from daer.cli.options import bot_list, ruleset_option
+from daer.cli.options import bot_count_message, bot_list, ruleset_option
 
 
 def sim(
     *,
     games: Annotated[int, typer.Option("--games", "-n", help="手数 hands to play")] = 1000,
-    bots: Annotated[str, typer.Option(help="3或4个机器人 bots")] = "heuristic,random,heuristic",
+    bots: Annotated[str, typer.Option(help="机器人 bots, comma-separated: one per playing seat "
+                                           "(泸州 3, or 4 with the 底家 seat)")] = "heuristic,random,heuristic",
     seed: Annotated[int, typer.Option(help="种子 seed")] = 0,
     rules: Annotated[str, typer.Option(help="规则 preset name or TOML file")] = "luzhou",
     as_json: Annotated[bool, typer.Option("--json", help="输出 JSON summary")] = False,
 ) -> None:
     """机器人对局模拟 — simulate seeded hands between bots and summarize (see docs/sim.md)."""
+    if games < 1:
+        raise typer.BadParameter(f"手数至少 1 (--games must be at least 1), not {games}")
     names = bot_list(bots)
     ruleset = ruleset_option(rules)
-    if len(names) not in (ruleset.table.players, ruleset.table.seats):
-        raise typer.BadParameter(f"需要 3 或 4 个机器人 (give 3 or 4 bots), got {len(names)}")
+    if (why := bot_count_message(ruleset, len(names))) is not None:
+        raise typer.BadParameter(why)
     if as_json:
         stats = simulate(ruleset, names, games, seed)
         typer.echo(json.dumps(stats.to_json(), ensure_ascii=False))
