@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from daer.calculator import score
 from daer.cards import TooManyCopiesError, parse_counts, parse_kinds
 from daer.hands import (
     GroupKind,
@@ -25,7 +26,7 @@ from daer.hands import (
     iter_arrangements,
     waits,
 )
-from daer.rules import find_rules, with_overrides
+from daer.rules import find_rules, preset_names, with_overrides
 
 R = find_rules("luzhou")
 HEJIANG = find_rules("hejiang")
@@ -410,6 +411,19 @@ def test_two_long_or_four_kan_is_no_instant_win():
 def test_instant_win_is_off_in_hejiang():
     assert instant_win(HEJIANG, parse_counts("一一一一四四四四五五五五壹贰叁肆伍陆柒捌")) is None
     assert instant_win(HEJIANG, parse_counts("一一一三三三四四四六六六八八八壹贰叁二七十")) is None
+
+
+# The issue's hand (issue 11): 3垅 and eight loose cards, four of them red (七 十 贰 拾).
+ISSUE_11_INSTANT = "一一一一三三三三六六六六七八八十贰肆玖拾"
+BLACK_WINS = {"black", "wu_hu", "hei", "wu_duidui"}
+
+
+@pytest.mark.parametrize("name", [n for n in preset_names() if find_rules(n).win.instant_longs])
+def test_instant_win_counts_every_card_of_the_dealt_hand(name: str) -> None:
+    """砌牌后有3垅或者5坎，可以直接胡牌: the loose cards are the winner's too, so a red one means no 乌/黑."""
+    out = score({"rules": name, "hand": ISSUE_11_INSTANT, "seat": 1})
+    assert out["ok"] and out["instant"] == "3垅" and out["red"] == 4
+    assert not {m["id"] for m in out["multipliers"]} & BLACK_WINS
 
 
 # -- waits (叫牌) -------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any
 from daer.cards import NotationError, format_kinds, is_red, parse_kinds, to_counts
 from daer.hands import Evaluation, Meld, MeldError, MeldKind, evaluate, instant_win
 from daer.hands.analysis import all_kinds, check_cards
-from daer.mingtang import PATTERN_MODES, Win, WinContext, best_win, seat_card, settle_context
+from daer.mingtang import PATTERN_MODES, Win, best_win, settle_instant
 from daer.rules import RulesError, Ruleset, resolve_rules
 from daer.scoring import Settlement, WinFlags, settle
 
@@ -195,12 +195,11 @@ def score_request(req: Request) -> dict[str, Any]:
             name, hu, groups = inst
             out.update(ok=True, instant=name, groups=_group_json(Evaluation(True, hu, groups)))
             out.pop("error")
-            if rules.scoring.mode in PATTERN_MODES:
-                ctx = WinContext(groups, hu, req.flags, False, seat_card(rules, req.seat, req.dealer), req.wind)
-                try:
-                    won = Win(hu, groups, settle_context(rules, ctx, winner=req.seat, dealer=req.dealer))
-                except ValueError as exc:
-                    out.update(ok=False, error=str(exc))
+            try:  # every card of the dealt hand counts for 红/乌/黑, the loose ones too
+                won = Win(hu, groups, settle_instant(rules, req.hand, groups, hu, winner=req.seat,
+                                                     dealer=req.dealer, flags=req.flags, wind=req.wind))
+            except ValueError as exc:
+                out.update(ok=False, error=str(exc))
     out["hu"] = hu
     out["deng"] = None
     out["multipliers"] = []

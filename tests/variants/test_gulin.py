@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine_decks import make_deck
 
+from daer.calculator import score
 from daer.cards import format_kinds, parse_kinds
 from daer.engine import Bao, Discard, GameState, Hu, Pass, Peng, Zhao, dumps, loads, record_of, replay
 from daer.engine.match import DealerRule, Match
@@ -102,3 +103,24 @@ def test_a_match_is_six_dealer_turns_one_wind_each() -> None:
         _play(st, Hu)
         m.finish(st)
     assert winds == list(WINDS) and len(m.hands) == 6
+
+
+# -- instant wins (3垅 / 5坎) count every card of the dealt hand -----------------------------------
+ISSUE_HAND = "一一一一三三三三六六六六七八八十贰肆玖拾"
+"""The issue's hand: 3垅 and eight loose cards, four of them red (七 十 贰 拾)."""
+
+
+def test_instant_win_three_long_counts_loose_red_cards() -> None:
+    """砌牌后有3垅或者5坎，可以直接胡牌; 黑：和牌时玩家的牌列全部是黑字 — the loose 七十贰拾 are red: no 黑."""
+    out = score({"rules": "gulin", "hand": ISSUE_HAND, "seat": 1})
+    assert out["ok"] and out["instant"] == "3垅" and out["red"] == 4
+    assert [m["id"] for m in out["multipliers"]] == ["kun"]
+    assert out["final"] == 36 * 4 == 144
+    assert out["points"]["seats"] == [-30, 45, 0, -15]  # 15 彩头, the dealer (seat 0) pays double
+
+
+def test_instant_win_all_black_hand_is_hei() -> None:
+    """黑：和牌时玩家的牌列全部是黑字称为黑，为三番 — a 3垅 hand with no red card at all is 黑."""
+    out = score({"rules": "gulin", "hand": "一一一一三三三三六六六六四五八八九壹肆伍", "seat": 1})
+    assert out["ok"] and out["red"] == 0
+    assert "hei" in [m["id"] for m in out["multipliers"]]

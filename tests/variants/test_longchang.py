@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import msgspec
 import pytest
 from engine_decks import make_deck
@@ -147,3 +149,62 @@ def test_engine_offers_lan_hu_and_counts_it_as_40() -> None:
         seat = st.to_act()[0]
         st.apply(next(a for a in st.legal_actions(seat) if isinstance(a, Pass)))
     assert st.result is not None and st.result.winner == 1 and st.result.hu == 40 and "lan" in st.result.flags
+
+
+# -- 堂牌: the two dead bottom cards ------------------------------------------------------------------
+def _deck(seed: int) -> list[int]:
+    deck = list(range(80))
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def _play_out(st: GameState) -> None:
+    """Everyone passes every claim and discards the first legal card: the hand runs to 黄 or a win."""
+    while not st.over:
+        seat = st.to_act()[0]
+        legal = st.legal_actions(seat)
+        st.apply(next((a for a in legal if isinstance(a, Pass)), legal[-1]))
+
+
+def test_dead_bottom_cards_two_face_up_seventeen_used() -> None:
+    """堂牌规定为19张，其中最下方2张要翻起让字面朝上，能用的为字面朝下的17张堂牌."""
+    assert R.table.dead_cards == 2 and R.stock_cards == 19
+    for seed in range(6):
+        deck = _deck(seed)
+        st = GameState(R, deck, dealer=0)
+        view = st.view(1)
+        assert view.bottoms == (deck[-2], deck[-1]) and view.dead and view.bottom == deck[-1]
+        assert st.log[0].bottoms == (deck[-2], deck[-1])  # type: ignore[union-attr]
+        assert msgspec.json.decode(view.to_json())["bottoms"] == [deck[-2], deck[-1]]
+        assert view.stock == 17 or st.over
+        _play_out(st)
+        revealed = [e.card for e in st.log if type(e).__name__ == "Revealed"]
+        assert len(revealed) <= 17 and not set(revealed) & {deck[-2], deck[-1]}
+        assert sorted(st.card_locations()) == list(range(80))
+        if st.result is not None and st.result.how == "huang":
+            assert revealed[-1] == deck[-3]  # the last usable card (海底) lies just above the dead two
+
+
+def test_dead_bottom_cards_huang_after_seventeen_reveals() -> None:
+    """能用的为字面朝下的17张堂牌: 黄 comes when the 17 face-down cards are used up."""
+    huang = 0
+    for seed in range(40):
+        deck = _deck(seed)
+        st = GameState(R, deck, dealer=0)
+        _play_out(st)
+        if st.result is not None and st.result.how == "huang":
+            huang += 1
+            assert sum(1 for e in st.log if type(e).__name__ == "Revealed") == 17
+            assert st.view(None).stock == 0
+    assert huang
+
+
+def test_luzhou_keeps_one_shown_bottom_card_in_play() -> None:
+    """泸州: 底牌最后一张牌必须示众 — one card shown, still the last of the 19 to be revealed."""
+    luzhou = find_rules("luzhou")
+    assert luzhou.table.dead_cards == 0
+    deck = _deck(3)
+    st = GameState(luzhou, deck, dealer=0)
+    view = st.view(0)
+    assert view.stock == 19 and view.bottoms == (view.bottom,) and not view.dead
+    assert st.stock[-1] == view.bottom

@@ -49,7 +49,8 @@ def render_view(view: View, *, lang: str = "zh") -> str:
     """The whole table as seen by the view's seat."""
     en = lang == "en"
     lines = []
-    bottom = fmt([kind_of(view.bottom)], lang) if view.bottom is not None else "-"
+    shown = view.bottoms or ((view.bottom,) if view.bottom is not None else ())
+    bottom = fmt([kind_of(c) for c in shown], lang) if shown else "-"  # 隆昌: two dead bottom cards
     head = f"stock {view.stock} · bottom {bottom}" if en else f"墩 {view.stock} · 底牌 {bottom}"
     lines.append(head)
     for seat in view.players:

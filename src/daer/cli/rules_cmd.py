@@ -25,6 +25,7 @@ LABELS_ZH = {
     "other_cards": "闲家张数",
     "show_bottom_card": "底牌示众",
     "swap_red_bottom": "红底牌换",
+    "dead_cards": "底下翻起不用的张数",
     "hu": "计胡",
     "peng": "碰 (乌小/红小/乌大/红大)",
     "kan": "坎",

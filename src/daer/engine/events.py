@@ -21,6 +21,8 @@ class Dealt(_Event, frozen=True, tag="dealt"):
     bottom: int | None
     red_moved: int
     """Red bottom cards moved to the top of the stock before a black one was shown."""
+    bottoms: tuple[int, ...] = ()
+    """Every face-up bottom card: the dead ones (``table.dead_cards``, 隆昌: two), else ``(bottom,)``."""
 
 
 class LongDeclared(_Event, frozen=True, tag="long"):

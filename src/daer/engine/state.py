@@ -32,9 +32,9 @@ from daer.engine.events import (
 from daer.engine.views import Offer, Phase, Result, TableMeld, View
 from daer.hands import Meld, MeldKind, instant_win, iter_arrangements, waits
 from daer.hands.evaluate import evaluator_for
-from daer.mingtang import PATTERN_MODES, WinContext, best_of, best_win, settle_context
+from daer.mingtang import best_win, settle_instant
 from daer.rules.model import Ruleset
-from daer.scoring import Settlement, WinFlags, seats_of, settle, settle_draw
+from daer.scoring import Settlement, WinFlags, seats_of, settle_draw
 
 
 class GameState:
@@ -100,28 +100,30 @@ class GameState:
             pos += take
         self.stock = list(self.deck[pos:])
         self.bottom: int | None = None
+        dead = min(t.dead_cards, len(self.stock))
+        self.dead: tuple[int, ...] = tuple(self.stock[len(self.stock) - dead:])
+        """Face-up bottom cards out of play (``table.dead_cards``, 隆昌); the stock ends above them."""
+        del self.stock[len(self.stock) - dead:]
         moved = 0
-        if t.show_bottom_card and self.stock:
+        if self.dead:
+            self.bottom = self.dead[-1]
+        elif t.show_bottom_card and self.stock:
             if t.swap_red_bottom:
                 while moved < len(self.stock) - 1 and is_red(kind_of(self.stock[-1])):
                     self.stock.insert(0, self.stock.pop())
                     moved += 1
             self.bottom = self.stock[-1]
-        self.log.append(Dealt(dealer=self.dealer, dijia=self.dijia, bottom=self.bottom, red_moved=moved))
+        self.log.append(Dealt(dealer=self.dealer, dijia=self.dijia, bottom=self.bottom, red_moved=moved,
+                              bottoms=self.bottoms))
         for seat in self.players:
             self.long_due[seat] = any(c == COPIES for c in self.counts[seat])
         for seat in self.players:
             inst = instant_win(self.rules, tuple(self.counts[seat]))
             if inst is not None:
                 name, hu, groups = inst
-                red = sum(1 for k in range(N_KINDS) for _ in range(self.counts[seat][k]) if is_red(k))
-                if self.rules.scoring.mode in PATTERN_MODES:
-                    won = best_of(self.rules, [groups], winner=seat, dealer=self.dealer, flags=WinFlags(),
-                                  wind=self.wind)
-                    st = won.settlement if won is not None else settle_context(
-                        self.rules, WinContext(groups, hu, wind=self.wind), winner=seat, dealer=self.dealer)
-                else:
-                    st = settle(self.rules, hu=hu, red=red, winner=seat, dealer=self.dealer)
+                st = settle_instant(self.rules, tuple(self.counts[seat]), groups, hu, winner=seat,
+                                    dealer=self.dealer, wind=self.wind)
+                red = st.red
                 self._finish(
                     Result(winner=seat, how="instant", hu=hu, name=name, red=red,
                            groups=tuple((g.kind.zh, g.cards, g.hu) for g in groups)),
@@ -522,6 +524,11 @@ class GameState:
         """True once the hand has ended (won or 黄牌)."""
         return self.phase == "over"
 
+    @property
+    def bottoms(self) -> tuple[int, ...]:
+        """Every face-up bottom card: the dead ones, else the shown bottom card (if any)."""
+        return self.dead or ((self.bottom,) if self.bottom is not None else ())
+
     def view(self, seat: int | None, *, log: bool = True) -> View:
         """What ``seat`` may see (None: a spectator).  ``log=False`` leaves the event log out (faster)."""
         legal = tuple(self.legal_actions(seat)) if seat is not None else ()
@@ -539,6 +546,8 @@ class GameState:
             melds=tuple(tuple(m) for m in self.melds),
             discards=tuple(self.discards),
             bottom=self.bottom,
+            bottoms=self.bottoms,
+            dead=bool(self.dead),
             stock=len(self.stock),
             offer=self.offer,
             guo=tuple(sorted(self.guo[seat])) if seat is not None else (),
@@ -553,6 +562,7 @@ class GameState:
         ids += [c for ms in self.melds for m in ms for c in m.ids]
         ids += [c for _, c in self.discards]
         ids += self.stock
+        ids += self.dead
         if self.offer is not None and self.phase == "claim":
             ids.append(self.offer.card)
         if self.offer is not None and self.phase == "over":

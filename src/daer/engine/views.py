@@ -78,13 +78,19 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     discards: tuple[tuple[int, int], ...]
     """(seat, card id) in order."""
     bottom: int | None
+    """The shown bottom card (the stock's last while ``stock`` > 0), or the last dead card."""
     stock: int
+    """Cards left to reveal (dead cards not counted)."""
     offer: Offer | None
     guo: tuple[int, ...]
     """Own 过张 kinds."""
     legal: tuple[Action, ...]
     result: Result | None
     log: tuple[Event, ...]
+    bottoms: tuple[int, ...] = ()
+    """Every face-up bottom card, last one last: the dead cards (隆昌: two), else ``(bottom,)``."""
+    dead: bool = False
+    """The ``bottoms`` are out of play (``table.dead_cards``): never revealed, not in ``stock``."""
 
     def to_json(self) -> bytes:
         """The view as JSON."""

@@ -43,7 +43,9 @@ def unseen_cards(view: View) -> list[int]:
     known.update(c for _, c in view.discards)
     if view.offer is not None:
         known.add(view.offer.card)
-    if view.bottom is not None and view.stock > 0:
+    if view.dead:
+        known.update(view.bottoms)
+    elif view.bottom is not None and view.stock > 0:
         known.add(view.bottom)
     return [c for c in range(N_CARDS) if c not in known]
 
@@ -77,7 +79,7 @@ def sample_hidden(view: View, rng: random.Random, *, tries: int = 20) -> tuple[d
         if ok:
             break
     stock = pool[pos:]
-    if view.bottom is not None and view.stock > 0:
+    if view.bottom is not None and view.stock > 0 and not view.dead:
         stock.append(view.bottom)
     if len(stock) != view.stock:
         raise ValueError("视图的牌数不一致 (the view's card counts do not add up)")
@@ -118,11 +120,13 @@ def world_from_view(
     st.actions = []
     st.stock = list(stock)
     st.bottom = view.bottom
+    st.dead = view.bottoms if view.dead else ()
     st.result = None
     st.settlement = None
     st._hu_memo = [{} for _ in range(n)]
     st._orphans = [None] * n
     initial_stock = N_CARDS - rules.table.dealer_cards - rules.table.other_cards * (len(view.players) - 1)
+    initial_stock -= rules.table.dead_cards
     untouched = view.stock == initial_stock and not view.discards and not any(
         m.kind not in (MeldKind.LONG.value,) for ms in view.melds for m in ms
     )

@@ -31,8 +31,8 @@ relative to the observer (0 = itself, 1 = next seat, …, over four seats):
 * per relative seat: kinds in its table melds (4 × 20), its discards (4 × 20),
   its concealed-hand size / 21 (4), dealer flag (4), 底家 flag (4), playing flag (4);
 * the card on offer: kind one-hot (20), from which relative seat (4), revealed or discarded (2);
-* the shown bottom card, kind one-hot (20); copies of each kind still unseen by this
-  seat (20, ÷ 4); stock count / 80 (1); phase one-hot discard / claim / over (3).
+* the face-up bottom cards (the shown one, or 隆昌's two dead ones), kinds (20); copies of each kind still
+  unseen by this seat (20, ÷ 4); stock count / 80 (1); phase one-hot discard / claim / over (3).
 
 Nothing else is read: no stock order, no other concealed hand.
 """
@@ -198,10 +198,10 @@ def encode_view(view: View) -> npt.NDArray[np.float32]:
         out[o + N_KINDS + SEATS + (view.offer.source == "discard")] = 1
         seen[view.offer.kind] += 1
     o += N_KINDS + SEATS + 2
-    if view.bottom is not None:
-        out[o + kind_of(view.bottom)] = 1
-        if view.stock > 0:
-            seen[kind_of(view.bottom)] += 1
+    for b in view.bottoms or ((view.bottom,) if view.bottom is not None else ()):
+        out[o + kind_of(b)] = 1
+        if view.stock > 0 or view.dead:  # dead bottom cards (隆昌) never appear elsewhere
+            seen[kind_of(b)] += 1
     o += N_KINDS
     for k in range(N_KINDS):
         out[o + k] = (COPIES - seen[k]) / COPIES

@@ -2,7 +2,15 @@
 
 from daer.mingtang.context import SEAT_CARDS, WINDS, WinContext
 from daer.mingtang.patterns import PATTERNS, Pattern, matches
-from daer.mingtang.settle import PATTERN_MODES, Win, best_of, best_win, seat_card, settle_context
+from daer.mingtang.settle import (
+    PATTERN_MODES,
+    Win,
+    best_of,
+    best_win,
+    seat_card,
+    settle_context,
+    settle_instant,
+)
 
 __all__ = [
     "PATTERNS",
@@ -17,4 +25,5 @@ __all__ = [
     "matches",
     "seat_card",
     "settle_context",
+    "settle_instant",
 ]

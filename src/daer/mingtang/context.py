@@ -21,6 +21,9 @@ class WinContext:
 
     ``hu`` is the counted 胡 of the arrangement (烂和 already turned into its value, see ``lan``).
     ``seat_card`` is the winner's seat card and ``wind`` the 圈风 card, when the game has them.
+    ``loose`` are the kinds of cards in no 列 (an instant 3垅/5坎 win keeps its loose cards): they
+    count in ``counts``, ``red``, ``cards`` and ``big`` (红/黑 look at every card of the hand), not in
+    ``red_groups``.
     """
 
     groups: tuple[Group, ...]
@@ -29,6 +32,7 @@ class WinContext:
     lan: bool = False
     seat_card: int | None = None
     wind: int | None = None
+    loose: tuple[int, ...] = ()
     counts: tuple[int, ...] = field(init=False)
     red: int = field(init=False)
     red_groups: tuple[int, ...] = field(init=False)
@@ -39,6 +43,8 @@ class WinContext:
         for g in self.groups:
             for k in g.cards:
                 c[k] += 1
+        for k in self.loose:
+            c[k] += 1
         object.__setattr__(self, "counts", tuple(c))
         object.__setattr__(self, "red", sum(n for k, n in enumerate(c) if is_red(k)))
         reds = sorted((g.red() for g in self.groups if g.red()), reverse=True)

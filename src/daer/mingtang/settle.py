@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from daer.cards import Counts
+from daer.cards import Counts, is_red
 from daer.hands.analysis import check_cards, evaluate
 from daer.hands.arrange import iter_arrangements
 from daer.hands.groups import Group, Meld
@@ -184,3 +184,23 @@ def best_of(rules: Ruleset, arrangements: Iterable[tuple[Group, ...]], *, winner
         if best is None or rank > best_key:
             best, best_key = Win(hu, tuple(groups), st, lan), rank
     return best
+
+
+def settle_instant(rules: Ruleset, hand: Counts, groups: tuple[Group, ...], hu: int, *, winner: int,
+                   dealer: int = 0, flags: WinFlags | None = None, wind: int | None = None) -> Settlement:
+    """Settle an instant win (3垅 / 5坎, 砌牌后…可以直接胡牌) of the dealt ``hand``.
+
+    ``groups`` and ``hu`` are those of :func:`~daer.hands.instant_win`.  Every card of the hand
+    counts for 红/乌/黑 and the other card-counting 名堂, the loose ones (in no 列) included.
+    """
+    flags = flags or WinFlags()
+    left = list(hand)
+    for g in groups:
+        for k in g.cards:
+            left[k] -= 1
+    loose = tuple(k for k, n in enumerate(left) for _ in range(n))
+    if rules.scoring.mode in PATTERN_MODES:
+        ctx = WinContext(groups, hu, flags, False, seat_card(rules, winner, dealer), wind, loose)
+        return settle_context(rules, ctx, winner=winner, dealer=dealer)
+    red = sum(n for k, n in enumerate(hand) if is_red(k))
+    return settle(rules, hu=hu, red=red, winner=winner, dealer=dealer, flags=flags)

@@ -58,6 +58,9 @@ class TableRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True
     """The stock's bottom card is shown to all (底牌最后一张牌必须示众)."""
     swap_red_bottom: bool = True
     """A red bottom card is moved to the front of the stock and a black one shown instead."""
+    dead_cards: int = 0
+    """Cards at the bottom of the stock turned face up and never played (隆昌: 2, 最下方2张要翻起让字面朝上，
+    能用的为字面朝下的17张); the stock runs out (黄) before them and 海底 is the last card above them."""
     dealer_rule: Literal["winner", "rotate", "keep"] = "winner"
     """Who deals next in a match: the winner (黄牌 keeps the dealer); the next seat (轮庄); the dealer
     while he wins, else the next seat (稳庄, 隆昌)."""

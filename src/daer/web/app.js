@@ -223,7 +223,7 @@ function table(u) {
     offer ? card(offer.kind, { size: "large" }) : h("div", { style: "width:34px" }),
     h("div", { class: "info" },
       offer ? h("div", {}, `${rel(offer.owner)} ${offer.source === "reveal" ? t("fromReveal") : t("fromDiscard")} ${charOf(offer.kind)}`) : null,
-      h("div", { class: "muted" }, `${t("stock")} ${view.stock}`, view.bottom !== null ? ` · ${t("bottom")} ${charOf(kindOf(view.bottom))}` : ""),
+      h("div", { class: "muted" }, `${t("stock")} ${view.stock}`, bottomText(view)),
       view.to_act && view.phase === "discard" ? h("div", {}, t("yourTurn")) : view.to_act ? h("div", {}, t("deciding")) : null),
     secs !== null ? h("div", { class: "timer", id: "timer" }, `${secs}`) : null));
   // own seat
@@ -261,6 +261,12 @@ function table(u) {
     out.push(actionBar(view, seat));
   }
   return out;
+}
+
+// the face-up bottom cards: one shown card, or 隆昌's two dead ones (view.bottoms; older views: view.bottom)
+function bottomText(view) {
+  const ids = view.bottoms && view.bottoms.length ? view.bottoms : view.bottom !== null ? [view.bottom] : [];
+  return ids.length ? ` · ${t("bottom")} ${ids.map((c) => charOf(kindOf(c))).join("")}` : "";
 }
 
 function describe(a, offerKind) {
