@@ -1,5 +1,5 @@
 """``python -m daer`` runs the command line."""
 
-from daer.cli.main import main
+from daer.cli.entry import main
 
 main()

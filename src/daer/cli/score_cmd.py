@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated, Any
 
@@ -12,6 +11,7 @@ from rich.table import Table
 
 from daer.calculator import RequestError, parse_request, score_request
 from daer.cards import format_kinds
+from daer.cli.entry import score_json
 from daer.cli.options import check_lang
 from daer.hands import waits
 from daer.rules import RulesError, parse_override
@@ -44,47 +44,6 @@ def _t(key: str, en: bool) -> str:
     return _T[key][1 if en else 0]
 
 
-def _read_requests(text: str) -> list[tuple[str, Any]]:
-    """One JSON object (possibly over several lines) or JSON Lines; (raw line, parsed or error).
-
-    In JSON Lines every line is one input: a blank line gets an error of its own, so the
-    output keeps one line per input line and the "input N" of a message is the line number.
-    """
-    stripped = text.strip()
-    if not stripped:
-        return []
-    try:
-        return [(stripped, json.loads(stripped))]
-    except json.JSONDecodeError:
-        pass
-    out: list[tuple[str, Any]] = []
-    for line in text.splitlines():
-        if not line.strip():
-            out.append((line, RequestError("空行 empty line: one JSON object a line")))
-            continue
-        try:
-            out.append((line, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            out.append((line, RequestError(f"JSON 格式有误 bad JSON: {exc.msg} at column {exc.colno}")))
-    return out
-
-
-def run_json(text: str) -> tuple[list[str], int]:
-    """Score JSON input; (output lines, exit status): 2 when any line was not understood."""
-    lines, status = [], 0
-    for number, (_, data) in enumerate(_read_requests(text), start=1):
-        try:
-            if isinstance(data, RequestError):
-                raise data
-            result = score_request(parse_request(data))
-        except RequestError as exc:
-            result = {"complete": False, "ok": False, "error": str(exc)}
-            print(f"daer score: input {number}: {exc}", file=sys.stderr)
-            status = 2
-        lines.append(json.dumps(result, ensure_ascii=False))
-    return lines, status
-
-
 def score(
     hand: Annotated[
         str | None, typer.Argument(help="手牌（不含胡的那张） concealed cards, e.g. 一二三壹贰叁 or x1x2x3")
@@ -107,10 +66,8 @@ def score(
 ) -> None:
     """计算胡数与输赢 — evaluate a hand: its best 列, 胡, 等 and who pays whom."""
     if as_json:
-        lines, status = run_json(sys.stdin.read())
-        for line in lines:
-            print(line)
-        raise typer.Exit(status)
+        sys.stdout.flush()
+        raise typer.Exit(score_json())
     en = lang == "en"
     if hand is None:
         print("请给出手牌，例如: daer score 一二三四五六七八九壹贰叁肆伍陆柒捌玖二七 --win 十", file=sys.stderr)

@@ -7,23 +7,85 @@ from dataclasses import dataclass
 
 from daer.cards import COPIES, N_KINDS, Counts, TooManyCopiesError, format_kinds, kind_ascii, kind_char
 from daer.hands.arrange import iter_arrangements, leftover
-from daer.hands.evaluate import evaluator_for, to_groups
+from daer.hands.evaluate import RawGroup, evaluator_for, to_groups
 from daer.hands.groups import QUAD_KINDS, Group, GroupKind, Meld, hu_column, run_hu
-from daer.rules.model import Ruleset
+from daer.rules.model import HuTable, Ruleset
 
 
-@dataclass(frozen=True, slots=True)
 class Evaluation:
-    """The verdict on a hand: complete or not, the best arrangement and its 胡, or why not."""
+    """The verdict on a hand: complete or not, the best arrangement and its 胡, or why not.
 
-    complete: bool
-    """The cards form 7 列 under the ruleset's shape rules."""
-    hu: int
-    """胡 of the best arrangement (0 when not complete)."""
-    groups: tuple[Group, ...]
-    """The best arrangement: table melds first, then the hand's 列."""
-    reason_zh: str = ""
-    reason_en: str = ""
+    Immutable.  :func:`evaluate` builds the :class:`Group` objects of ``groups`` only
+    when they are first asked for (most callers want the 胡 alone).
+    """
+
+    __slots__ = ("_complete", "_groups", "_hu", "_melds", "_raw", "_reason_en", "_reason_zh", "_table")
+
+    def __init__(
+        self, complete: bool, hu: int, groups: tuple[Group, ...] | None = (), reason_zh: str = "",
+        reason_en: str = "", *, raw: tuple[RawGroup, ...] = (), melds: tuple[Meld, ...] = (),
+        table: HuTable | None = None,
+    ) -> None:
+        self._complete = complete
+        self._hu = hu
+        self._groups = groups
+        self._reason_zh = reason_zh
+        self._reason_en = reason_en
+        self._raw = raw
+        self._melds = melds
+        self._table = table
+
+    @property
+    def complete(self) -> bool:
+        """The cards form 7 列 under the ruleset's shape rules."""
+        return self._complete
+
+    @property
+    def hu(self) -> int:
+        """胡 of the best arrangement (0 when not complete)."""
+        return self._hu
+
+    @property
+    def reason_zh(self) -> str:
+        """Why the hand is not complete, in Chinese ("" when it is)."""
+        return self._reason_zh
+
+    @property
+    def reason_en(self) -> str:
+        """... and in English."""
+        return self._reason_en
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        """The best arrangement: table melds first, then the hand's 列."""
+        groups = self._groups
+        if groups is None:
+            table = self._table
+            assert table is not None
+            groups = tuple(m.to_group(table) for m in self._melds) + to_groups(self._raw)
+            self._groups = groups
+        return groups
+
+    @property
+    def raw_groups(self) -> tuple[RawGroup, ...]:
+        """The hand's own 列 as the fast path found them, ``(kind code, cards, 胡)`` (see KIND_CODES).
+
+        Empty when the evaluation was built from :class:`Group` objects.
+        """
+        return self._raw
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.complete, self.hu, self.groups, self.reason_zh, self.reason_en)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Evaluation) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Evaluation(complete={self.complete!r}, hu={self.hu!r}, groups={self.groups!r}, "
+                f"reason_zh={self.reason_zh!r}, reason_en={self.reason_en!r})")
 
     @property
     def reason(self) -> str:
@@ -60,6 +122,17 @@ def all_kinds(hand: Counts, melds: Sequence[Meld], win: int | None) -> list[int]
 
 def check_cards(hand: Counts, melds: Sequence[Meld], win: int | None) -> None:
     """Refuse a fifth copy of any kind across hand, melds and winning card."""
+    if melds or win is not None:
+        c = list(hand)
+        for m in melds:
+            for k in m.cards:
+                c[k] += 1
+        if win is not None:
+            c[win] += 1
+        if max(c) <= COPIES:
+            return
+    elif max(hand, default=0) <= COPIES:
+        return
     for k, n in enumerate(all_kinds(hand, melds, win)):
         if n > COPIES:
             raise TooManyCopiesError(
@@ -80,15 +153,13 @@ def evaluate(rules: Ruleset, hand: Counts, melds: Sequence[Meld] = (), win: int 
     >>> ev.complete, ev.hu
     (True, 15)
     """
-    mt = tuple(melds)
+    mt = melds if type(melds) is tuple else tuple(melds)
     check_cards(hand, mt, win)
-    ev = evaluator_for(rules)
-    best = ev.best(hand, mt, win)
+    best = evaluator_for(rules).best(hand, mt, win)
     if best is None:
         zh, en = explain(rules, hand, mt, win)
         return Evaluation(False, 0, (), zh, en)
-    meld_groups = tuple(m.to_group(rules.hu) for m in mt)
-    return Evaluation(True, best[0], meld_groups + to_groups(best[1]))
+    return Evaluation(True, best[0], None, raw=best[1], melds=mt, table=rules.hu)
 
 
 def explain(rules: Ruleset, hand: Counts, melds: tuple[Meld, ...], win: int | None) -> tuple[str, str]:

@@ -43,6 +43,8 @@ _LONG, _ZHAO, _KAN, _PENG, _RUN, _JIAO, _PAIR = range(7)
 
 # One 列 inside the fast path: (kind code, cards, hu).
 _G = tuple[int, tuple[int, ...], int]
+RawGroup = _G
+"""One 列 as the fast path gives it: (index in :data:`KIND_CODES`, sorted kinds, 胡)."""
 # A free-card result: (pairs, 绞 pair-part mask, 绞 single-part mask, 列 count, hu, 列).
 _E = tuple[int, int, int, int, int, tuple[_G, ...]]
 # A way to fix one size's dealt 坎/垅: (free counts, quads, fixed hu, fixed 列).
@@ -461,14 +463,21 @@ class Evaluator:
 
 
 _EVALUATORS: dict[tuple[object, ...], Evaluator] = {}
+_BY_ID: dict[int, tuple[Ruleset, Evaluator]] = {}
 
 
 def evaluator_for(rules: Ruleset) -> Evaluator:
     """The (cached) evaluator of a ruleset's 胡 table and win shape."""
+    hit = _BY_ID.get(id(rules))
+    if hit is not None and hit[0] is rules:  # the same object: skip hashing the whole 胡 table
+        return hit[1]
     key = (rules.hu, rules.win.groups, rules.win.pair_with_quad)
     ev = _EVALUATORS.get(key)
     if ev is None:
         ev = _EVALUATORS[key] = Evaluator(rules)
+    if len(_BY_ID) > 256:
+        _BY_ID.clear()
+    _BY_ID[id(rules)] = (rules, ev)  # holding the ruleset keeps its id from being reused
     return ev
 
 
