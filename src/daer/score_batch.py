@@ -17,8 +17,8 @@ JSON line per request out, in order; a line that cannot be understood gets an
 Both paths give the same bytes for the same request; ``tests/test_score_batch.py``
 checks that on random hands of every preset.
 
->>> lines, errors = score_lines(b'{"hand": "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七", "win": {"card": "十"}}')
->>> lines[0][:46].decode()
+>>> lines, errors = score_lines('{"hand": "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七", "win": {"card": "十"}}'.encode())
+>>> lines[0][:43].decode()
 '{"complete":true,"ok":true,"hu":15,"red":7,'
 >>> errors
 []
