@@ -162,8 +162,8 @@ def _settlement_json(s: Settlement) -> dict[str, Any]:
     }
 
 
-def score_request(req: Request) -> dict[str, Any]:
-    """Evaluate and settle a checked request."""
+def score_request(req: Request, *, notes: bool = False) -> dict[str, Any]:
+    """Evaluate and settle a checked request (``notes``: the arithmetic of 等 play too, for people)."""
     rules = req.rules
     ev = evaluate(rules, req.hand, req.melds, req.win)
     red = sum(n for k, n in enumerate(all_kinds(req.hand, req.melds, req.win)) if is_red(k))
@@ -215,20 +215,33 @@ def score_request(req: Request) -> dict[str, Any]:
                 out["ok"] = False
                 out["error"] = str(exc)
                 return out
-        out["deng"] = s.deng
-        out["multipliers"] = [{"id": m.id, "name": m.zh, "factor": m.factor} for m in s.multipliers]
-        out["factor"] = s.factor
-        if rules.scoring.mode in PATTERN_MODES:
-            out["mode"] = rules.scoring.mode
-            out["fan"] = s.fan
-            out["mingtang"] = [{"id": m.id, "name": m.zh, "en": m.en, "value": m.factor} for m in s.multipliers]
-            out["notes"] = list(s.notes)
-        if rules.scoring.mode == "fan":
-            out["final"] = s.final
-        out["points"] = _settlement_json(s)
-        out["payments"] = [
-            {"from": p.payer, "to": p.payee, "amount": p.amount, "why": p.zh, "why_en": p.en} for p in s.payments
-        ]
+        out.update(settlement_fields(rules, s, notes=notes))
+    return out
+
+
+def settlement_fields(rules: Ruleset, s: Settlement, *, notes: bool = False) -> dict[str, Any]:
+    """The JSON fields of a settlement: 等, multipliers, 番 and notes, points and payments.
+
+    ``daer score`` and the settlement of ``daer play`` are both printed from these fields.  ``notes`` (the
+    arithmetic, always given under 名堂 / 番 / 花样) also in 等 play: for people, not in the JSON API.
+    """
+    out: dict[str, Any] = {
+        "deng": s.deng,
+        "multipliers": [{"id": m.id, "name": m.zh, "factor": m.factor} for m in s.multipliers],
+        "factor": s.factor,
+    }
+    if rules.scoring.mode in PATTERN_MODES:
+        out["mode"] = rules.scoring.mode
+        out["fan"] = s.fan
+        out["mingtang"] = [{"id": m.id, "name": m.zh, "en": m.en, "value": m.factor} for m in s.multipliers]
+    if notes or rules.scoring.mode in PATTERN_MODES:
+        out["notes"] = list(s.notes)  # the arithmetic: (2+1)×1 = 3, or how 名堂 / 番 reached the points
+    if rules.scoring.mode == "fan":
+        out["final"] = s.final
+    out["points"] = _settlement_json(s)
+    out["payments"] = [
+        {"from": p.payer, "to": p.payee, "amount": p.amount, "why": p.zh, "why_en": p.en} for p in s.payments
+    ]
     return out
 
 

@@ -56,7 +56,7 @@ def test_play_bad_input_then_eof_leaves_cleanly() -> None:
 def test_play_a_whole_hand_in_english() -> None:
     res = runner.invoke(app, ["play", "--seed", "4", "--lang", "en"], input="1\n" * 300)
     assert res.exit_code == 0, res.output
-    assert "points:" in res.output
+    assert "who pays whom:" in res.output
 
 
 def test_sim_takes_strengths_and_search_budgets_like_the_arena() -> None:

@@ -14,7 +14,7 @@ import pytest
 from daer.bots import HeuristicBot, RandomBot
 from daer.bots.base import Bot
 from daer.bots.runner import play_hand
-from daer.cli.render import explain_result, grouped_hand, narrate
+from daer.cli.render import grouped_hand, hand_end_text, narrate
 from daer.engine import dumps, new_hand, record_of
 from daer.rules import find_rules
 
@@ -32,7 +32,8 @@ def playthrough(seed: int, kind: str) -> str:
                             for s in range(4)}
     play_hand(st, bots)
     lines += [text for ev in st.log if (text := narrate(ev, "zh"))]
-    lines.append(explain_result(st.view(None), "zh"))
+    assert st.settlement is not None
+    lines.append(hand_end_text(st.view(None), st.settlement, rules, "zh"))
     lines.append("## record")
     lines.append(dumps(record_of(st, seed=seed)))
     return "\n".join(lines) + "\n"

@@ -10,13 +10,21 @@ from rich.console import Console
 
 from daer.bots import STRENGTHS, make_bot
 from daer.bots.base import Bot
-from daer.cards import N_KINDS, kind_of
 from daer.cli.options import bot_list, check_lang, ruleset_option, seat_option
-from daer.cli.render import action_menu, fmt, narrate, render_view
+from daer.cli.render import (
+    action_menu,
+    bi_note,
+    menu_lines,
+    narrate,
+    print_hand_end,
+    render_view,
+    turn_line,
+    waits_line,
+)
+from daer.cli.terms import LEGEND_EN
 from daer.engine import GameState, View, dumps, record_of
-from daer.engine.actions import Action, Discard
+from daer.engine.actions import Action, Bao, Discard
 from daer.engine.match import Match
-from daer.hands import Meld, MeldKind, waits
 from daer.rules.model import Ruleset
 from daer.scoring import seats_of
 
@@ -52,13 +60,15 @@ def play(
     match = Match(ruleset, dealer=dealer, seed=seed)
     others = [s for s in range(ruleset.table.seats) if s != seat]
     opponents = {s: make_bot(names[i % len(names)], f"{seed}:{s}", rules=ruleset) for i, s in enumerate(others)}
+    if lang == "en":
+        console.print(LEGEND_EN + "\n", highlight=False)
+    game = _Game(console, seat, opponents, ruleset, lang)
     try:
         for n in range(hands):
             state = match.deal()
             console.rule(f"第{n + 1}手" if lang != "en" else f"hand {n + 1}")
-            _play_one(console, state, seat, opponents, rules=ruleset, lang=lang)
+            game.play_hand(state)
             match.finish(state)
-            console.print(render_view(state.view(seat), lang=lang))
             total = "  ".join(f"{s}:{p:+d}" for s, p in enumerate(match.scores))
             console.print(("running scores: " if lang == "en" else "累计：") + total)
             if save is not None:
@@ -81,59 +91,66 @@ def first_dealer(rules: Ruleset, seat: int) -> int:
     return 0
 
 
-def _play_one(
-    console: Console, state: GameState, me: int, bots: dict[int, Bot], *, rules: Ruleset, lang: str
-) -> None:
-    shown = 0
-    while not state.over:
-        shown = _narrate(console, state.view(me), shown, lang)
-        seat = state.to_act()[0]
-        if seat != me:
-            state.apply(bots[seat].choose(state.view(seat, log=False)))
-            continue
-        view = state.view(me, log=False)
-        console.print(render_view(view, lang=lang))
-        hint = wait_hint(view, rules, lang)
-        if hint:
-            console.print(hint)
-        state.apply(ask(console, view, lang))
-    _narrate(console, state.view(me), shown, lang)
+class _Game:
+    """One player at the terminal: narrates the table, prompts for the player's choices, explains each end."""
 
+    def __init__(self, console: Console, me: int, bots: dict[int, Bot], rules: Ruleset, lang: str) -> None:
+        self.console, self.me, self.bots, self.rules, self.lang = console, me, bots, rules, lang
+        self.bi_explained = False
 
-def _narrate(console: Console, view: View, shown: int, lang: str) -> int:
-    for ev in view.log[shown:]:
-        line = narrate(ev, lang)
-        if line:
-            console.print(f"[dim]{line}[/dim]", highlight=False)
-    return len(view.log)
+    def play_hand(self, state: GameState) -> None:
+        """Play one hand to its end, then print the table and the settlement."""
+        en, me = self.lang == "en", self.me
+        if state.dijia == me:
+            self.console.print("这手你坐底（底家）：不打牌，看其他三家打；你不付钱，按规则收钱。" if not en else
+                               "You sit this hand out as the dijia (底家): watch the others play; you pay nothing "
+                               "and are paid as the rules say.", highlight=False)
+        shown = 0
+        while not state.over:
+            shown = self.narrate(state.view(me), shown)
+            seat = state.to_act()[0]
+            if seat != me:
+                state.apply(self.bots[seat].choose(state.view(seat, log=False)))
+                continue
+            view = state.view(me, log=False)
+            action = self.ask(view)
+            state.apply(action)
+            if isinstance(action, Discard | Bao) and not state.over:
+                after = state.view(me, log=False)
+                if line := waits_line(after, self.rules, self.lang, self.console.width):
+                    self.console.print(line, highlight=False)
+        self.narrate(state.view(me), shown)
+        final = state.view(me)
+        self.console.print(render_view(final, lang=self.lang, width=self.console.width), highlight=False)
+        assert state.settlement is not None
+        print_hand_end(self.console, final, state.settlement, self.rules, self.lang)
 
+    def narrate(self, view: View, shown: int) -> int:
+        """Print the events since ``shown``; the new count."""
+        for ev in view.log[shown:]:
+            if line := narrate(ev, self.lang):
+                self.console.print(f"[dim]{line}[/dim]", highlight=False)
+        return len(view.log)
 
-def wait_hint(view: View, rules: Ruleset, lang: str) -> str:
-    """叫牌 hint: after each possible discard (or now), the kinds that would win and their 胡."""
-    assert view.seat is not None
-    c = [0] * N_KINDS
-    for cid in view.hand:
-        c[kind_of(cid)] += 1
-    melds = tuple(Meld(MeldKind(m.kind), m.kinds) for m in view.melds[view.seat])
-    out = []
-    for a in view.legal:
-        if isinstance(a, Discard):
-            c[a.kind] -= 1
-            ws = [w for w in waits(rules, tuple(c), melds) if w.hu >= rules.win.min_hu]
-            c[a.kind] += 1
-            if ws:
-                wins = " ".join(f"{fmt([w.kind], lang)}({w.hu}胡)" for w in ws)
-                out.append(f"{fmt([a.kind], lang)} → {wins}")
-    if not out:
-        return ""
-    return ("waits after discarding: " if lang == "en" else "叫牌提示：打 ") + "; ".join(out)
+    def ask(self, view: View) -> Action:
+        """Show the table, whose turn, the waits and the numbered choices; prompt until a valid number."""
+        console, lang = self.console, self.lang
+        console.print(render_view(view, lang=lang, width=console.width), highlight=False)
+        console.print(turn_line(view, lang), highlight=False)
+        if line := waits_line(view, self.rules, lang, console.width):
+            console.print(line, highlight=False)
+        if not self.bi_explained and (note := bi_note(view, lang)):
+            console.print(note, highlight=False)
+            self.bi_explained = True
+        return ask(console, view, lang)
 
 
 def ask(console: Console, view: View, lang: str) -> Action:
     """Prompt until a valid number is typed."""
     menu = action_menu(view, lang)
     while True:
-        console.print("  ".join(menu))
+        for line in menu_lines(menu, console.width):
+            console.print(line, highlight=False)
         raw = input("选择 choose> " if lang != "en" else "choose> ").strip()
         if raw.isdigit() and 1 <= int(raw) <= len(view.legal):
             return view.legal[int(raw) - 1]

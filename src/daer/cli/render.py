@@ -1,127 +1,321 @@
-"""Text rendering of a view for the terminal (Chinese first, ``lang="en"`` for ASCII cards)."""
+"""Text rendering of a view for the terminal (Chinese first, ``lang="en"`` for English words and ASCII cards).
+
+Everything here reads one seat's :class:`~daer.engine.View` (and, once a hand is over, its public settlement):
+never another seat's concealed cards.
+"""
 
 from __future__ import annotations
 
+import io
+
+from rich.cells import cell_len
+from rich.console import Console
+
 from daer.cards import N_KINDS, format_kinds, kind_of
-from daer.engine.actions import describe
+from daer.cli.explain import hand_result, print_result, print_settlement
+from daer.cli.terms import BI_EN, BI_ZH, INSTANT_EN, term
+from daer.engine.actions import Action, Bao, Chi, Discard, Hu, Pass, Peng, Zhao
 from daer.engine.events import Claimed, Declared, Discarded, Event, LongDeclared, NotTaken, Revealed
 from daer.engine.views import View
+from daer.hands import Meld, MeldKind, waits
+from daer.rules.model import Ruleset
+from daer.scoring import Settlement
 
-_MELD_ZH = {"peng": "碰", "zhao": "招", "long": "垅", "chi": "吃", "wei": "偎"}
+_SMALL_2710 = (1, 6, 9)
+"""Kinds of 二 七 十 (the red run); 贰 柒 拾 are these + 10."""
 
 
 def fmt(kinds: list[int] | tuple[int, ...], lang: str) -> str:
-    """Cards in the chosen notation."""
+    """Cards in the chosen notation: ``一二三`` or ``x1 x2 x3``."""
     return format_kinds(kinds, ascii=True) if lang == "en" else format_kinds(kinds)
 
 
-def grouped_hand(hand: tuple[int, ...], lang: str) -> str:
-    """The concealed hand sorted and grouped: 坎 first, then pairs, then singles by size."""
+def _counts(hand: tuple[int, ...]) -> list[int]:
     c = [0] * N_KINDS
     for cid in hand:
         c[kind_of(cid)] += 1
-    parts = []
+    return c
+
+
+def _single_groups(kinds: list[int]) -> list[list[int]]:
+    """Singles of one size as a player lays them out: runs together (一二三 五 七), 二七十 together."""
+    rest = sorted(kinds)
+    out: list[list[int]] = []
+    base = 10 if rest and rest[0] >= 10 else 0
+    red = [base + k for k in _SMALL_2710]
+    if all(k in rest for k in red) and not any(k + d in rest for k in red for d in (-1, 1) if k + d not in red):
+        out.append(red)
+        rest = [k for k in rest if k not in red]
+    run: list[int] = []
+    for k in rest:
+        if run and k != run[-1] + 1:
+            out.append(run)
+            run = []
+        run.append(k)
+    if run:
+        out.append(run)
+    return sorted(out, key=lambda g: g[0])
+
+
+def hand_groups(hand: tuple[int, ...]) -> list[list[int]]:
+    """The concealed hand sorted and grouped: 垅 and 坎 first, then pairs, then singles in runs, small before big."""
+    c = _counts(hand)
+    groups: list[list[int]] = []
     for n in (4, 3, 2):
-        parts += [fmt([k] * n, lang) for k in range(N_KINDS) if c[k] == n]
-    small = [k for k in range(10) if c[k] == 1]
-    big = [k for k in range(10, 20) if c[k] == 1]
-    if small:
-        parts.append(fmt(small, lang))
-    if big:
-        parts.append(fmt(big, lang))
-    return "  ".join(parts)
+        groups += [[k] * n for k in range(N_KINDS) if c[k] == n]
+    groups += _single_groups([k for k in range(10) if c[k] == 1])
+    groups += _single_groups([k for k in range(10, N_KINDS) if c[k] == 1])
+    return groups
+
+
+def grouped_hand(hand: tuple[int, ...], lang: str) -> str:
+    """``一一一  五五  一二三  五  七`` / ``x1 x1 x1  x5 x5  x1 x2 x3  x5  x7``."""
+    return "  ".join(fmt(g, lang) for g in hand_groups(hand))
 
 
 def seat_name(view: View, seat: int, lang: str) -> str:
     """``2号位(庄)`` / ``seat 2 (dealer)``."""
     tags = []
     if seat == view.dealer:
-        tags.append("庄" if lang != "en" else "dealer")
+        tags.append(term("dealer", lang))
     if seat == view.dijia:
-        tags.append("底家" if lang != "en" else "sits out")
+        tags.append(term("dijia", lang) if lang != "en" else "dijia")
     if seat == view.seat:
-        tags.append("你" if lang != "en" else "you")
-    tag = f"({','.join(tags)})" if tags else ""
-    return f"{seat}号位{tag}" if lang != "en" else f"seat {seat}{tag}"
+        tags.append(term("you", lang))
+    if lang == "en":
+        return f"seat {seat}" + (f" ({', '.join(tags)})" if tags else "")
+    return f"{seat}号位" + (f"({','.join(tags)})" if tags else "")
 
 
-def render_view(view: View, *, lang: str = "zh") -> str:
-    """The whole table as seen by the view's seat."""
+def meld_text(kind: str, kinds: tuple[int, ...], lang: str) -> str:
+    """``碰玖玖玖`` / ``pong d9 d9 d9``."""
+    return f"{term(kind, lang)} {fmt(kinds, lang)}" if lang == "en" else f"{term(kind, lang)}{fmt(kinds, lang)}"
+
+
+def wrap_items(head: str, items: list[str], width: int, *, sep: str = "  ", indent: int = 6) -> list[str]:
+    """``head`` then ``items`` on as few lines as fit ``width`` cells, breaking only between items."""
+    lines, line = [], head
+    for item in items:
+        if line.strip() and cell_len(line) + cell_len(sep) + cell_len(item) > width and line != head:
+            lines.append(line + sep.rstrip())
+            line = " " * indent + item
+        else:
+            line = line + (sep if line != head and line.strip() else "") + item
+    lines.append(line.rstrip())
+    return lines
+
+
+def render_view(view: View, *, lang: str = "zh", width: int = 80) -> str:
+    """The table as seen by the view's seat: stock, every seat (the 底家 too), the card on offer, the hand.
+
+    Lines break between melds and between groups of cards, never inside one, to fit ``width`` cells.
+    """
     en = lang == "en"
     lines = []
     shown = view.bottoms or ((view.bottom,) if view.bottom is not None else ())
     bottom = fmt([kind_of(c) for c in shown], lang) if shown else "-"  # 隆昌: two dead bottom cards
-    head = f"stock {view.stock} · bottom {bottom}" if en else f"墩 {view.stock} · 底牌 {bottom}"
-    lines.append(head)
+    lines.append(f"stock {view.stock} · bottom card {bottom}" if en else f"墩 {view.stock} · 底牌 {bottom}")
     for seat in view.players:
-        melds = " ".join(
-            (m.kind if en else _MELD_ZH.get(m.kind, m.kind)) + fmt(m.kinds, lang) for m in view.melds[seat]
-        )
-        disc = fmt([kind_of(c) for s, c in view.discards if s == seat], lang)
-        lines.append(
-            f"  {seat_name(view, seat, lang)}: "
-            + (f"{view.hand_sizes[seat]} cards" if en else f"{view.hand_sizes[seat]}张")
-            + (f" | {melds}" if melds else "")
-            + ((" | discards " if en else " | 弃 ") + disc if disc else "")
-        )
+        head = f"  {seat_name(view, seat, lang)}: " + (
+            f"{view.hand_sizes[seat]} cards" if en else f"{view.hand_sizes[seat]}张")
+        melds = [meld_text(m.kind, m.kinds, lang) for m in view.melds[seat]]
+        if melds:
+            melds[0] = "| " + melds[0]
+        lines += wrap_items(head + " ", melds, width, sep=", " if en else "  ")
+        disc = [fmt([kind_of(c)], lang) for s, c in view.discards if s == seat]
+        if disc:
+            lines += wrap_items("      " + ("discards: " if en else "弃牌："), disc, width, sep=" " if en else "")
+    if view.dijia is not None:
+        lines.append(f"  {seat_name(view, view.dijia, lang)}: "
+                     + ("sits this hand out (plays no card, pays nothing)" if en else "这手坐底，不打牌，也不付钱"))
     if view.offer is not None and view.phase == "claim":
-        rev = view.offer.source == "reveal"
-        src = ("revealed by" if rev else "discarded by") if en else ("翻自" if rev else "打自")
-        card = fmt([view.offer.kind], lang)
-        lines.append(("on offer: " if en else "桌上的牌：") + f"{card} ({src} {view.offer.owner})")
+        lines.append(offer_text(view, lang))
     if view.seat is not None and view.hand:
-        lines.append(("your hand: " if en else "你的手牌：") + grouped_hand(view.hand, lang))
+        groups = [fmt(g, lang) for g in hand_groups(view.hand)]
+        lines += wrap_items("your hand: " if en else "你的手牌：", groups, width, indent=11 if en else 10)
         if view.guo:
-            lines.append(("passed (过张): " if en else "过张：") + fmt(view.guo, lang))
-    if view.result is not None:
-        lines.append(explain_result(view, lang))
+            lines.append(("passed (过张, no chow/pong of these again): " if en else "过张：") + fmt(view.guo, lang))
     return "\n".join(lines)
 
 
-def explain_result(view: View, lang: str) -> str:
-    """The settlement in words."""
-    r = view.result
-    assert r is not None
+def offer_text(view: View, lang: str) -> str:
+    """``桌上的牌：肆（3号位打出）`` / ``on offer: d4 (discarded by seat 3)``."""
+    assert view.offer is not None
+    rev = view.offer.source == "reveal"
+    card, owner = fmt([view.offer.kind], lang), view.offer.owner
+    if lang == "en":
+        return f"on offer: {card} ({'revealed' if rev else 'discarded'} by seat {owner})"
+    return f"桌上的牌：{card}（{owner}号位{'翻出' if rev else '打出'}）"
+
+
+def turn_line(view: View, lang: str) -> str:
+    """Whose turn it is, or whom the table waits for (without saying who could claim: that is hidden)."""
     en = lang == "en"
-    if r.winner is None:
-        head = "Draw (黄牌): each player pays the 底家." if en else "黄牌：没有人胡，三家各付底家。"
-    else:
-        how = r.name or ("胡" if not en else "hu")
-        head = (f"Seat {r.winner} wins ({how}) with {r.hu} 胡, 等 {r.deng}, red cards {r.red}"
-                if en else f"{r.winner}号位胡牌（{how}），{r.hu}胡，{r.deng}等，红牌{r.red}张")
-        if r.multipliers:
-            head += f"; 番 {'、'.join(r.multipliers)} ×{r.factor}"
-        if r.groups:
-            head += "\n  " + "  ".join(f"{g[0]}{fmt(g[1], lang)}({g[2]})" for g in r.groups)
-    pts = "  ".join(f"{seat_name(view, s, lang)} {p:+d}" for s, p in enumerate(r.points))
-    return head + "\n  " + ("points: " if en else "得分：") + pts
+    if view.phase == "over":
+        return "the hand is over" if en else "这手结束"
+    if view.phase == "discard":
+        if view.actor == view.seat:
+            return ">> your turn: discard a card" if en else ">> 轮到你出牌：打一张"
+        return f">> seat {view.actor} to discard" if en else f">> 轮到{view.actor}号位出牌"
+    card = fmt([view.offer.kind], lang) if view.offer is not None else ""
+    if view.to_act:
+        return f">> your call: take {card} or pass" if en else f">> 轮到你：要不要 {card}"
+    return f">> waiting for the others to take or pass {card}" if en else f">> 等其他家决定要不要 {card}"
+
+
+def _waits_of(view: View, rules: Ruleset, counts: list[int], lang: str) -> str:
+    assert view.seat is not None
+    melds = tuple(Meld(MeldKind(m.kind), m.kinds) for m in view.melds[view.seat])
+    found = [w for w in waits(rules, tuple(counts), melds) if w.hu >= rules.win.min_hu]
+    return " ".join(f"{fmt([w.kind], lang)}({w.hu}{' hu' if lang == 'en' else '胡'})" for w in found)
+
+
+def waits_line(view: View, rules: Ruleset, lang: str, width: int = 80) -> str:
+    """叫牌 with their 胡 when the seat is one card short (or, at its discard, after each discard that leaves it so).
+
+    Several lines when needed, broken between discards, to fit ``width`` cells.
+    """
+    if view.seat is None or view.phase == "over":
+        return ""
+    counts = _counts(view.hand)
+    if view.phase == "discard" and view.actor == view.seat and view.to_act:
+        out = []
+        for kind in sorted({a.kind for a in view.legal if isinstance(a, Discard | Bao)}):
+            counts[kind] -= 1
+            if ws := _waits_of(view, rules, counts, lang):
+                out.append(f"{fmt([kind], lang)} → {ws}")
+            counts[kind] += 1
+        if not out:
+            return ""
+        head = "waits after discarding: " if lang == "en" else "叫牌提示：打 "
+        return "\n".join(wrap_items(head, out, width, sep="; ", indent=4))
+    ws = _waits_of(view, rules, counts, lang)
+    if not ws:
+        return ""
+    return "\n".join(wrap_items("you are waiting for (叫牌): " if lang == "en" else "叫牌：", ws.split(" "), width,
+                                sep=" ", indent=4))
+
+
+def action_text(action: Action, lang: str, card: int | None = None) -> str:
+    """One choice in words: ``碰 捌捌捌`` / ``pong d8 d8 d8``; ``card`` is the kind on offer."""
+    en = lang == "en"
+    if isinstance(action, Discard):
+        return f"discard {fmt([action.kind], lang)}" if en else f"打 {fmt([action.kind], lang)}"
+    if isinstance(action, Bao):
+        return (f"declare ready (报牌), discard {fmt([action.kind], lang)}" if en
+                else f"报牌 打 {fmt([action.kind], lang)}")
+    if isinstance(action, Pass):
+        return "pass" if en else "过"
+    if isinstance(action, Hu):
+        if card is None:
+            return "hu (win now)" if en else "胡"
+        return f"hu (win) on {fmt([card], lang)}" if en else f"胡 {fmt([card], lang)}"
+    if isinstance(action, Zhao | Peng):
+        n, key = (4, "zhao") if isinstance(action, Zhao) else (3, "peng")
+        return f"{term(key, lang)} {fmt([card] * n, lang)}" if card is not None else term(key, lang)
+    assert isinstance(action, Chi)
+    main = sorted([*action.hand, *([card] if card is not None else [])])
+    text = f"{term('chi', lang)} {fmt(main, lang)}"
+    if action.bi:
+        sep = " + " if en else " "
+        text += f"{sep}{term('bi', lang)} " + (", " if en else " ").join(fmt(g, lang) for g in action.bi)
+    return text
 
 
 def action_menu(view: View, lang: str) -> list[str]:
     """The legal actions as short numbered choices."""
     card = view.offer.kind if view.offer is not None else None
-    return [f"{i}. {describe(a, lang=lang, card=card)}" for i, a in enumerate(view.legal, 1)]
+    return [f"{i}. {action_text(a, lang, card)}" for i, a in enumerate(view.legal, 1)]
+
+
+def menu_lines(items: list[str], width: int) -> list[str]:
+    """Choices laid out in columns that fit ``width`` terminal cells: no choice is ever split over two lines.
+
+    Every column is as wide as the widest choice; the numbers run along the rows (1 2 3 / 4 5 6).
+    """
+    if not items:
+        return []
+    gap = 2
+    cell = max(cell_len(s) for s in items)
+    per_row = max(1, (width + gap) // (cell + gap))
+    lines = []
+    for i in range(0, len(items), per_row):
+        row = items[i:i + per_row]
+        padded = [s + " " * (cell - cell_len(s)) for s in row[:-1]] + [row[-1]]
+        lines.append((" " * gap).join(padded))
+    return lines
+
+
+def bi_note(view: View, lang: str) -> str:
+    """The explanation of 比, for the first menu that carries one."""
+    if not any(isinstance(a, Chi) and a.bi for a in view.legal):
+        return ""
+    return BI_EN if lang == "en" else BI_ZH
 
 
 def narrate(ev: Event, lang: str) -> str:
     """One public event in words ('' for events not worth a line)."""
     en = lang == "en"
     if isinstance(ev, Discarded):
-        return f"{ev.seat}号位打出 {fmt([kind_of(ev.card)], lang)}" if not en else \
-            f"seat {ev.seat} discards {fmt([kind_of(ev.card)], lang)}"
+        card = fmt([kind_of(ev.card)], lang)
+        return f"seat {ev.seat} discards {card}" if en else f"{ev.seat}号位打出 {card}"
     if isinstance(ev, Revealed):
-        return f"{ev.seat}号位翻牌 {fmt([kind_of(ev.card)], lang)}（墩剩{ev.left}）" if not en else \
-            f"seat {ev.seat} reveals {fmt([kind_of(ev.card)], lang)} ({ev.left} left)"
+        card = fmt([kind_of(ev.card)], lang)
+        return f"seat {ev.seat} reveals {card} ({ev.left} left)" if en else f"{ev.seat}号位翻牌 {card}（墩剩{ev.left}）"
     if isinstance(ev, Claimed):
-        zh = {"peng": "碰", "zhao": "招", "chi": "吃", "wei": "偎", "ti": "提"}.get(ev.how, ev.how)
-        cards = " ".join(fmt([kind_of(c) for c in m], lang) for m in ev.melds)
-        return f"{ev.seat}号位{zh} {cards}" if not en else f"seat {ev.seat} {ev.how} {cards}"
+        cards = (", " if en else " ").join(fmt([kind_of(c) for c in m], lang) for m in ev.melds)
+        return f"seat {ev.seat} claims: {term(ev.how, lang)} {cards}" if en else \
+            f"{ev.seat}号位{term(ev.how, lang)} {cards}"
     if isinstance(ev, LongDeclared):
-        return f"{ev.seat}号位亮垅 {fmt([kind_of(c) for c in ev.cards], lang)}" if not en else \
-            f"seat {ev.seat} lays down a 垅 {fmt([kind_of(c) for c in ev.cards], lang)}"
+        cards = fmt([kind_of(c) for c in ev.cards], lang)
+        return f"seat {ev.seat} lays down a dealt kong (垅) {cards}" if en else f"{ev.seat}号位亮垅 {cards}"
     if isinstance(ev, Declared):
-        return f"{ev.seat}号位报牌" if not en else f"seat {ev.seat} declares ready (报牌)"
+        return f"seat {ev.seat} declares ready (报牌)" if en else f"{ev.seat}号位报牌"
     if isinstance(ev, NotTaken):
         card = fmt([kind_of(ev.card)], lang)
-        return f"没人要 {card}" if not en else f"nobody takes {card}"
+        return f"nobody takes {card}" if en else f"没人要 {card}"
     return ""
+
+
+_FLAG = {
+    "tianhu": ("天胡", "heavenly hand (天胡)"), "dihu": ("地胡", "earthly hand (地胡)"),
+    "haidi": ("海底", "last card (海底)"), "self_drawn": ("自摸", "self-drawn (自摸)"),
+    "huilong": ("回龙", "huilong (回龙)"), "bao": ("报牌", "declared ready (报牌)"), "lan": ("烂和", "lan he (烂和)"),
+}
+
+
+def print_hand_end(console: Console, view: View, settlement: Settlement, rules: Ruleset, lang: str) -> None:
+    """The end of a hand as ``daer score`` explains a hand: who won and how, each 列, 等 / 番, who pays whom."""
+    r = view.result
+    assert r is not None
+    en = lang == "en"
+
+    def label(seat: int, _role: str) -> str:
+        return seat_name(view, seat, lang)
+
+    if r.winner is None:
+        console.print("Draw (黄牌): the stock ran out and nobody won." if en else "黄牌：墩翻完了，没有人胡。")
+        fields = hand_result(rules, settlement, hu=0, red=0, groups=())
+        print_settlement(console, fields, en, label)
+        return
+    how = [_FLAG[f][1 if en else 0] for f in r.flags if f in _FLAG]
+    head = (f"{seat_name(view, r.winner, lang)} wins" if en else f"{seat_name(view, r.winner, lang)}胡了")
+    name = INSTANT_EN.get(r.name, r.name) if en else r.name
+    if name:
+        head += f" ({name})" if en else f"（{name}）"
+    if r.win_kind is not None:
+        head += f" on {fmt([r.win_kind], lang)}" if en else f"，胡 {fmt([r.win_kind], lang)}"
+    if how:
+        head += f" [{', '.join(how)}]" if en else f"（{'、'.join(how)}）"
+    console.print(head, highlight=False)
+    fields = hand_result(rules, settlement, hu=r.hu, red=r.red, groups=r.groups,
+                         table_melds=tuple(m.kinds for m in view.melds[r.winner]),
+                         instant=name if r.how == "instant" else "")
+    print_result(console, fields, en, label)
+
+
+def hand_end_text(view: View, settlement: Settlement, rules: Ruleset, lang: str, width: int = 100) -> str:
+    """:func:`print_hand_end` as plain text (for records and golden files)."""
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    print_hand_end(console, view, settlement, rules, lang)
+    return console.export_text().rstrip("\n")

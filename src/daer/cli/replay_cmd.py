@@ -9,10 +9,10 @@ import typer
 from rich.console import Console
 
 from daer.cli.options import check_lang, seat_option
-from daer.cli.render import narrate, render_view
+from daer.cli.render import action_text, narrate, print_hand_end, render_view, turn_line
+from daer.cli.terms import LEGEND_EN
 from daer.engine import RecordError, loads
 from daer.engine import replay as replay_record
-from daer.engine.actions import describe
 from daer.engine.errors import IllegalActionError
 from daer.rules import RulesError
 
@@ -39,6 +39,8 @@ def replay(
         _fail(f"{file} 不是有效的牌谱（not a valid hand record: {exc}）")
     if seat is not None:
         seat_option(seat, final.rules)
+    if lang == "en":
+        console.print(LEGEND_EN + "\n", highlight=False)
     state = replay_record(record, upto=0)
     total = len(record.actions)
     shown = 0
@@ -49,16 +51,23 @@ def replay(
                 console.print(f"[dim]{line}[/dim]", highlight=False)
         shown = len(state.log)
         state.apply(act)
-        console.rule(f"{i}. {act.seat}号位 seat {act.seat}: {describe(act, lang=lang, card=card)}")
-        if step or i == total:
-            console.print(render_view(state.view(seat), lang=lang))
+        who = f"seat {act.seat}" if lang == "en" else f"{act.seat}号位"
+        console.rule(f"{i}. {who}: {action_text(act, lang, card)}")
         if step and i < total:
+            view = state.view(seat)
+            console.print(render_view(view, lang=lang, width=console.width), highlight=False)
+            console.print(turn_line(view, lang), highlight=False)
             try:
                 input()
             except (EOFError, KeyboardInterrupt):
                 return
-    if not total:
-        console.print(render_view(final.view(seat), lang=lang))
+    for ev in final.log[shown:]:
+        if line := narrate(ev, lang):
+            console.print(f"[dim]{line}[/dim]", highlight=False)
+    view = final.view(seat)
+    console.print(render_view(view, lang=lang, width=console.width), highlight=False)
+    if final.settlement is not None and view.result is not None:
+        print_hand_end(console, view, final.settlement, final.rules, lang)
 
 
 def _fail(message: str) -> NoReturn:

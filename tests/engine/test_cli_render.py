@@ -1,0 +1,242 @@
+"""What `daer play` and `daer replay` show a player: grouped hands, whose turn, waits, choices that fit the
+terminal, English words, and the settlement explained as `daer score` explains it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+from engine_decks import make_deck
+from rich.cells import cell_len
+from rich.console import Console
+from typer.testing import CliRunner
+
+from daer.bots import HeuristicBot, RandomBot
+from daer.bots.runner import play_hand
+from daer.cards import format_kinds, parse_kinds
+from daer.cli.main import app
+from daer.cli.render import (
+    action_menu,
+    action_text,
+    bi_note,
+    grouped_hand,
+    hand_groups,
+    menu_lines,
+    print_hand_end,
+    render_view,
+    turn_line,
+    waits_line,
+)
+from daer.cli.terms import LEGEND_EN, TERMS
+from daer.engine import GameState, new_hand
+from daer.engine.actions import Chi, Discard, Peng
+from daer.rules import find_rules
+
+RUNNER = CliRunner()
+LUZHOU = find_rules("luzhou")
+K = {c: parse_kinds(c)[0] for c in "一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾"}
+
+
+def ids(text: str) -> tuple[int, ...]:
+    """Card ids for kinds (copy numbers do not matter to the layout)."""
+    seen: dict[int, int] = {}
+    out = []
+    for k in parse_kinds(text):
+        out.append(k * 4 + seen.get(k, 0))
+        seen[k] = seen.get(k, 0) + 1
+    return tuple(out)
+
+
+def ready_hand() -> GameState:
+    """The dealer (seat 0) holds README's hand one card short plus 拾: discarding 拾 waits on 十 (15 胡)."""
+    deck = make_deck(LUZHOU, hands={
+        0: "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七拾",
+        1: "一一三三四四五五六六八八九九十十拾拾捌捌",
+        3: "一三四五六八九十十壹壹贰贰叁叁肆肆伍伍陆",
+    })
+    return new_hand(LUZHOU, deck=deck)
+
+
+# --- the hand, grouped as players sort it -------------------------------------------------------------------
+
+def test_runs_in_the_hand_are_grouped_with_kan_and_pairs_together() -> None:
+    assert grouped_hand(ids("一二三五七"), "zh") == "一二三  五  七"
+    assert grouped_hand(ids("七五三二一"), "en") == "x1 x2 x3  x5  x7"
+    assert grouped_hand(ids("九九九五五一二三肆伍玖拾"), "zh") == "九九九  五五  一二三  肆伍  玖拾"
+    assert grouped_hand(ids("二七十贰肆"), "zh") == "二七十  贰  肆"  # the red run kept together
+    assert [len(g) for g in hand_groups(ids("一一一一二二三"))] == [4, 2, 1]
+
+
+# --- whose turn, waits, the 底家 --------------------------------------------------------------------------
+
+def test_turn_line_and_waits_at_the_discard_and_after_it() -> None:
+    st = ready_hand()
+    me = st.view(0, log=False)
+    assert turn_line(me, "zh") == ">> 轮到你出牌：打一张"
+    assert turn_line(st.view(1, log=False), "zh") == ">> 轮到0号位出牌"
+    assert turn_line(me, "en") == ">> your turn: discard a card"
+    assert "拾 → 十(15胡)" in waits_line(me, LUZHOU, "zh")
+    assert "d10 → x10(15 hu)" in waits_line(me, LUZHOU, "en")
+    st.apply(Discard(seat=0, kind=K["拾"]))
+    after = st.view(0, log=False)
+    # one card short and not asked anything: the waits are still shown, not only at the discard prompt
+    assert waits_line(after, LUZHOU, "zh") == "叫牌：十(15胡)"
+    assert waits_line(after, LUZHOU, "en") == "you are waiting for (叫牌): x10(15 hu)"
+    if after.phase == "claim":
+        assert turn_line(after, "zh") == ">> 等其他家决定要不要 拾"
+        asked = next(s for s in (1, 3) if st.view(s, log=False).to_act)
+        assert turn_line(st.view(asked, log=False), "zh") == ">> 轮到你：要不要 拾"
+
+
+def test_the_dijia_is_listed_as_sitting_out_and_never_paying() -> None:
+    st = ready_hand()
+    zh = render_view(st.view(0, log=False), lang="zh")
+    assert "2号位(底家): 这手坐底，不打牌，也不付钱" in zh
+    en = render_view(st.view(0, log=False), lang="en")
+    assert "seat 2 (dijia): sits this hand out (plays no card, pays nothing)" in en
+    assert "seat 0 (dealer, you): 21 cards" in en
+
+
+# --- choices that fit the terminal -----------------------------------------------------------------------
+
+def _menus() -> list[list[str]]:
+    """Real menus from seeded bot hands (every seat, both languages), plus a long 比 choice."""
+    menus = []
+    for seed in range(6):
+        st = new_hand(LUZHOU, seed=seed)
+        bots = {s: RandomBot(seed) for s in range(4)}
+        while not st.over:
+            seat = st.to_act()[0]
+            view = st.view(seat, log=False)
+            menus += [action_menu(view, "zh"), action_menu(view, "en")]
+            st.apply(bots[seat].choose(view))
+    chi = Chi(seat=1, hand=(K["七"], K["八"]), bi=((K["九"], K["九"], K["玖"]), (K["七"], K["八"], K["九"])))
+    menus.append([f"{i}. {action_text(a, 'en', K['九'])}" for i, a in
+                  enumerate([chi] * 5 + [Peng(seat=1)] * 3, 1)])
+    return menus
+
+
+@pytest.mark.parametrize("width", [80, 120, 40])
+def test_option_lists_never_wrap_in_the_middle_of_a_choice(width: int) -> None:
+    for menu in _menus():
+        lines = menu_lines(menu, width)
+        # a line is wider than the terminal only when one choice alone is (possible at 40 columns, not at 80)
+        assert all(cell_len(line) <= width or line in menu for line in lines), lines
+        assert width < 80 or all(cell_len(line) <= width for line in lines)
+        assert [c for line in lines for c in re.split(r"\s{2,}(?=\d+\. )", line)] == menu  # each choice whole
+        if width >= 80 and len(menu) > 1 and max(map(cell_len, menu)) < 30:
+            assert len(lines) < len(menu)  # laid out in columns, not one a line
+
+
+def _menu_blocks(output: str) -> list[list[str]]:
+    """The lines of each menu printed before a prompt."""
+    blocks, block = [], []
+    for line in output.splitlines():
+        if line.startswith(("选择 choose>", "choose>")):
+            blocks.append(block)
+            block = []
+        elif re.match(r"^\d+\. ", line):
+            block.append(line)
+        else:
+            block = []
+    return blocks
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_play_menus_fit_the_terminal_width(width: int, lang: str) -> None:
+    res = RUNNER.invoke(app, ["play", "--seed", "12", "--lang", lang], input="1\n" * 300,
+                        env={"COLUMNS": str(width)})
+    assert res.exit_code == 0, res.output
+    blocks = _menu_blocks(res.output)
+    assert len(blocks) > 5
+    for block in blocks:
+        numbers = [int(n) for line in block for n in re.findall(r"(?:^|\s{2})(\d+)\. ", line)]
+        assert numbers == list(range(1, len(numbers) + 1)), block  # no choice split onto a line of its own
+        assert all(cell_len(line) <= width for line in block)
+
+
+# --- English --------------------------------------------------------------------------------------------
+
+def test_english_separates_melds_and_translates_the_group_words() -> None:
+    st = new_hand(LUZHOU, seed=12)
+    play_hand(st, {s: HeuristicBot(LUZHOU, s) for s in range(4)})
+    text = render_view(st.view(0), lang="en", width=200)
+    melds = re.findall(r"\| (.*)", text)
+    assert melds
+    for part in (m for line in melds for m in line.split(", ")):
+        found = re.match(r"^([a-z ]+?) (?:[xd]\d+ ?)+$", part)
+        assert found is not None, part
+        word = found.group(1)
+        assert word in {en for _, en in TERMS.values()}
+        assert not re.search(r"[\u4e00-\u9fff]", part)
+    assert "x = small" in LEGEND_EN and "d = big" in LEGEND_EN
+
+
+def test_bi_is_named_in_words_and_explained_once() -> None:
+    st = ready_hand()
+    chi = Chi(seat=0, hand=(K["七"], K["八"]), bi=((K["九"], K["九"], K["玖"]),))
+    assert action_text(chi, "en", K["九"]) == "chow x7 x8 x9 + bi (must also lay down) x9 x9 d9"
+    assert action_text(chi, "zh", K["九"]) == "吃 七八九 比 九九玖"
+    view = msgspec.structs.replace(st.view(0, log=False), legal=(chi,))
+    assert "must be laid down" in bi_note(view, "en") and "比牌" in bi_note(view, "zh")
+    assert bi_note(st.view(0, log=False), "en") == ""
+
+
+def test_glossary_doc_lists_every_english_word_the_terminal_uses() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "glossary.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## English words"):]
+    for zh, en in TERMS.values():
+        assert f"| {zh} | {en} |" in section, (zh, en)
+
+
+# --- the settlement -------------------------------------------------------------------------------------
+
+def _end(st: GameState, seat: int, lang: str) -> str:
+    console = Console(record=True, width=80)
+    assert st.settlement is not None
+    print_hand_end(console, st.view(seat), st.settlement, st.rules, lang)
+    return console.export_text()
+
+
+@pytest.mark.parametrize("rules", ["luzhou", "longchang", "luzhou-mingtang", "paohuzi"])
+def test_the_end_of_a_hand_says_who_pays_whom_and_the_arithmetic(rules: str) -> None:
+    ruleset = find_rules(rules)
+    won = drawn = 0
+    for seed in range(40):
+        st = new_hand(ruleset, seed=seed)
+        play_hand(st, {s: HeuristicBot(ruleset, seed) for s in range(ruleset.table.seats)})
+        assert st.result is not None and st.settlement is not None
+        zh, en = _end(st, 0, "zh"), _end(st, 0, "en")
+        for p in st.settlement.payments:
+            assert re.search(rf"{p.payer}号位\S* → {p.payee}号位\S*: {p.amount}  \({p.zh}\)", zh), zh
+            assert re.search(rf"seat {p.payer}\b.* → seat {p.payee}\b.*: {p.amount}  \({re.escape(p.en)}\)", en)
+        if st.result.winner is not None:
+            won += 1
+            assert f"{st.result.winner}号位" in zh and "胡了" in zh and "谁付谁" in zh
+            assert "算法" in zh and "arithmetic" in en
+            if ruleset.scoring.mode == "deng":
+                assert f"{st.result.hu}胡 → {st.result.deng}等" in zh
+                assert f"{st.result.hu} hu → deng {st.result.deng}" in en
+            for shape, kinds, hu in st.result.groups:
+                assert re.search(rf"│ {shape}\s+│ {format_kinds(kinds)}\s+│\s+{hu} │", zh)
+            assert not re.search(r"│ (顺|绞|碰|坎|招|垅|对) ", en)  # group words translated
+        else:
+            drawn += 1
+            assert "黄牌" in zh and "Draw" in en
+    assert won >= 5 and drawn >= 1
+
+
+def test_an_instant_win_is_explained_with_its_name_and_payments() -> None:
+    deck = make_deck(LUZHOU, hands={
+        0: "二二四四五五七八九十壹壹贰叁肆伍陆柒捌玖拾",
+        1: "一一一一三三三三六六六六七八八十贰肆玖拾",  # 3垅: the issue's hand
+        3: "二二四四五五七七八九九九十十壹壹贰贰叁叁",
+    })
+    st = new_hand(LUZHOU, deck=deck)
+    assert st.result is not None and st.result.how == "instant" and st.settlement is not None
+    zh = _end(st, 0, "zh")
+    assert f"1号位胡了（{st.result.name}）" in zh and f"砌牌即胡: {st.result.name}" in zh
+    assert zh.count("(输家付赢家)") == 2 and "谁付谁" in zh
