@@ -78,7 +78,7 @@ def test_kill_9_then_restart_resumes_every_seat_exactly(tmp_path: Path) -> None:
         status, info = get(f"{srv.url}/api/rooms/{r['code']}")
         hand = info["hands"][0]
         assert hand["finished"]
-        status, rec = get(f"{srv.url}/api/hands/{hand['id']}/record")
+        status, rec = get(f"{srv.url}/api/rooms/{r['code']}/hands/{hand['number']}/record")
         assert status == 200
         assert len(rec["actions"]) >= 12
     finally:

@@ -163,12 +163,13 @@ def test_a_whole_match_against_bots_with_settlement_and_record(server: Server) -
     status, info = get(f"{server.url}/api/rooms/{r['code']}")
     assert status == 200
     assert [h["finished"] for h in info["hands"]] == [True, True]
-    hand_id = info["hands"][0]["id"]
-    status, rec = get(f"{server.url}/api/hands/{hand_id}/record")
+    assert "id" not in info["hands"][0]  # hands are reached through the room, never by a sequential id
+    hand = f"{server.url}/api/rooms/{r['code']}/hands/{info['hands'][0]['number']}"
+    status, rec = get(f"{hand}/record")
     assert status == 200
     assert rec["version"] == 1
     assert len(rec["deck"]) == 80
-    status, steps = get(f"{server.url}/api/hands/{hand_id}/replay")
+    status, steps = get(f"{hand}/replay")
     assert status == 200
     assert len(steps["steps"]) == len(rec["actions"]) + 1
     assert steps["steps"][-1]["view"]["result"]["points"] == info["hands"][0]["points"]
@@ -179,13 +180,13 @@ def test_unfinished_hands_keep_their_record_secret(server: Server) -> None:
     c = Client(server, r["code"], r["token"])
     c.cmd("start")
     upd = c.state(lambda m: m["room"]["hand_id"] is not None)
-    status, body = get(f"{server.url}/api/hands/{upd['room']['hand_id']}/record")
+    status, body = get(f"{server.url}/api/rooms/{r['code']}/hands/{upd['room']['hand_no']}/record")
     assert status == 403
     assert body["error"] == "not_finished"
 
 
 def test_the_page_and_its_modules_are_served(server: Server) -> None:
-    for path in ("/", "/r/ABCDE", "/replay/1", "/static/app.js", "/static/cards.js", "/static/style.css"):
+    for path in ("/", "/r/ABCDE", "/replay/ABCDE/1", "/static/app.js", "/static/cards.js", "/static/style.css"):
         with urllib.request.urlopen(f"{server.url}{path}", timeout=10) as res:
             assert res.status == 200
     assert Path(server.db).exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,8 @@ def test_a_person_creates_a_room_and_plays_a_hand_to_the_settlement(server: Serv
     page = phone.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # the page runs under a strict Content-Security-Policy: any violation is reported on the console
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     create_room(page, server)
     page.click("#start")
     assert hand_ids(page)
@@ -62,7 +65,28 @@ def test_a_person_creates_a_room_and_plays_a_hand_to_the_settlement(server: Serv
     text = sheet.inner_text()
     assert "胡" in text or "黄牌" in text
     page.screenshot(path=str(tmp_path / "settlement.png"), full_page=True)
+    # the replay is reached through the room's code and the hand's number
+    href = sheet.locator("a[href^='/replay/']").get_attribute("href")
+    assert href is not None and href.endswith("/1")
+    page.goto(f"{server.url}{href}")
+    page.wait_for_selector("#step")
+    page.click("#nextstep")
     assert errors == []
+
+
+def test_a_double_tap_on_create_makes_one_room(server: Server, phone: Any) -> None:
+    def rooms() -> int:
+        with sqlite3.connect(server.db) as db:
+            return int(db.execute("select count(*) from rooms").fetchone()[0])
+
+    page = phone.new_page()
+    page.goto(server.url)
+    page.fill("#name", "双击")
+    before = rooms()
+    page.dblclick("#create")
+    page.wait_for_selector("#waiting")
+    page.wait_for_timeout(300)
+    assert rooms() == before + 1
 
 
 def test_two_people_join_one_room_by_its_code_and_each_sees_only_its_own_hand(server: Server, browser: Any) -> None:

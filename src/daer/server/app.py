@@ -10,12 +10,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -26,9 +28,13 @@ from daer.bots import BOTS, STRENGTHS
 from daer.engine import HandRecord, dumps, replay
 from daer.engine.record import RecordError
 from daer.rules import preset_names, resolve_rules
+from daer.rules.house import house_offers
 from daer.server import protocol as p
+from daer.server.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
+from daer.server.expiry import sweep_forever
+from daer.server.guard import Guard
 from daer.server.limits import Limits, address_of
-from daer.server.rooms import Conn, Room, RoomConfig, RoomError, RoomManager, action_codec
+from daer.server.rooms import Conn, Room, RoomManager, action_codec, token_hash
 from daer.store import Store
 
 log = logging.getLogger("daer.server")
@@ -74,15 +80,62 @@ async def _body(request: Request) -> dict[str, Any] | JSONResponse:
     return data
 
 
-def _name(data: dict[str, Any]) -> str:
-    name = data.get("name")
-    return name.strip()[:24] if isinstance(name, str) else ""
+class CreateBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/rooms``: the creator's name, the room's options, and a client request id."""
+
+    name: Name = ""
+    config: RoomConfig = msgspec.field(default_factory=RoomConfig)
+    rid: Id | None = None
+    """Client request id: the same rid from the same address gets the same answer (a double tap makes one room)."""
+
+
+class JoinBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/rooms/{code}/join``: the player's name and a client request id."""
+
+    name: Name = ""
+    rid: Id | None = None
+
+
+class Answers:
+    """Answers to requests with a client request id, kept for a while so a repeat gets the first answer."""
+
+    def __init__(self, size: int = 4096, ttl: float = 600.0) -> None:
+        self.size, self.ttl = size, ttl
+        self.kept: OrderedDict[tuple[str, ...], tuple[float, dict[str, Any]]] = OrderedDict()
+
+    def get(self, key: tuple[str, ...]) -> dict[str, Any] | None:
+        """The first answer to this request, if it is still kept."""
+        hit = self.kept.get(key)
+        if hit is None or time.monotonic() - hit[0] > self.ttl:
+            return None
+        return hit[1]
+
+    def put(self, key: tuple[str, ...], answer: dict[str, Any]) -> None:
+        """Keep an answer (the oldest goes past ``size``)."""
+        self.kept[key] = (time.monotonic(), answer)
+        while len(self.kept) > self.size:
+            self.kept.popitem(last=False)
+
+
+def _decode_body(data: dict[str, Any], kind: type[msgspec.Struct]) -> Any:
+    try:
+        return msgspec.convert(data, kind)
+    except msgspec.ValidationError as exc:
+        what = "房间选项" if "config" in str(exc) else "请求"
+        return _err(400, "bad_config" if "config" in str(exc) else "bad_request", f"{what}不对：{exc}",
+                    f"bad request: {exc}")
+
+
+def _hand_number(request: Request) -> int:
+    n = int(request.path_params["number"])
+    return n if 1 <= n <= HANDS[1] else 0
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Limits | None = None) -> Starlette:
-    """The app with its store (migrated at start) and every unfinished room resumed."""
+    """The app with its store (migrated at start), every unfinished room resumed and the expiry sweep."""
     state: dict[str, Any] = {}
     lim = limits or Limits()
+    answers = Answers()
 
     def manager() -> RoomManager:
         m = state["manager"]
@@ -95,7 +148,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay)
         n = manager().restore_all()
         log.info("resumed %d rooms", n)
+        sweeper = asyncio.create_task(sweep_forever(manager(), lim))
         yield
+        sweeper.cancel()
         store.close()
 
     async def page(_request: Request) -> Response:
@@ -106,7 +161,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
 
     async def options(_request: Request) -> Response:
         # strengths first (easy / normal / hard), then the bots by name
-        return JSONResponse({"presets": preset_names(), "bots": [*STRENGTHS, *BOTS]})
+        presets = preset_names()
+        return Response(msgspec.json.encode({
+            "presets": presets, "bots": [*STRENGTHS, *BOTS], "house": {n: house_offers(n) for n in presets},
+            "bounds": bounds_info()}), media_type="application/json")
 
     async def create_room(request: Request) -> Response:
         refused = lim.check("create", request)
@@ -115,22 +173,27 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         data = await _body(request)
         if isinstance(data, JSONResponse):
             return data
+        body = _decode_body(data, CreateBody)
+        if isinstance(body, JSONResponse):
+            return body
+        address = address_of(request)
+        key = ("create", address, body.rid or "")
+        if body.rid is not None and (first := answers.get(key)) is not None:
+            return JSONResponse(first)
         live = manager().live_rooms()
         if len(live) >= lim.max_rooms:
             return _err(503, "busy", "服务器房间已满，请稍后再试", "the server has too many rooms; try later")
-        address = address_of(request)
         if sum(r.creator == address for r in live) >= lim.max_rooms_per_address:
             return _err(429, "too_many_rooms", f"同一地址最多开 {lim.max_rooms_per_address} 个房间",
                         f"at most {lim.max_rooms_per_address} live rooms per address")
         try:
-            cfg = msgspec.convert(data.get("config") or {}, RoomConfig)
-        except msgspec.ValidationError as exc:
-            return _err(400, "bad_config", f"房间选项不对：{exc}", f"bad room options: {exc}")
-        try:
-            room, seat, token = manager().create(cfg, _name(data), creator=address)
+            room, seat, token = manager().create(body.config, body.name.strip(), creator=address)
         except RoomError as exc:
             return _err(400, exc.code, exc.zh, exc.en)
-        return JSONResponse({"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"})
+        answer = {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}
+        if body.rid is not None:
+            answers.put(key, answer)
+        return JSONResponse(answer)
 
     def _room(request: Request) -> Room | JSONResponse:
         room = manager().get(str(request.path_params["code"]))
@@ -145,14 +208,23 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         data = await _body(request)
         if isinstance(data, JSONResponse):
             return data
+        body = _decode_body(data, JoinBody)
+        if isinstance(body, JSONResponse):
+            return body
+        key = ("join", str(request.path_params["code"]).strip().upper(), address_of(request), body.rid or "")
+        if body.rid is not None and (first := answers.get(key)) is not None:
+            return JSONResponse(first)
         room = _room(request)
         if isinstance(room, JSONResponse):
             return room
         try:
-            seat, token = room.join(_name(data))
+            seat, token = room.join(body.name.strip())
         except RoomError as exc:
             return _err(409, exc.code, exc.zh, exc.en)
-        return JSONResponse({"code": room.code, "seat": seat, "token": token})
+        answer = {"code": room.code, "seat": seat, "token": token}
+        if body.rid is not None:
+            answers.put(key, answer)
+        return JSONResponse(answer)
 
     async def room_info(request: Request) -> Response:
         refused = lim.check("lookup", request)
@@ -161,13 +233,21 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         room = _room(request)
         if isinstance(room, JSONResponse):
             return room
-        hands = [{"id": i, "number": n, "finished": f, "points": msgspec.json.decode(pt) if pt else None}
-                 for i, n, f, pt in room.store.hands_of(room.code)]
+        hands = [{"number": n, "finished": f, "points": msgspec.json.decode(pt) if pt else None}
+                 for _i, n, f, pt in room.store.hands_of(room.code)]
         return Response(msgspec.json.encode({"room": room.info(None), "hands": hands}),
                         media_type="application/json")
 
-    def _record(hand_id: int) -> HandRecord | JSONResponse:
-        row = manager().store.hand(hand_id)
+    def _record(request: Request) -> HandRecord | JSONResponse:
+        """A finished hand, reached through its room's code and its number in the match (never a bare id)."""
+        refused = lim.check("lookup", request)
+        if refused is not None:
+            return refused
+        code, number = str(request.path_params["code"]).strip().upper(), _hand_number(request)
+        hand_id = None
+        if 3 <= len(code) <= 16:
+            hand_id = next((i for i, n, _f, _pt in manager().store.hands_of(code) if n == number), None)
+        row = manager().store.hand(hand_id) if hand_id is not None else None
         if row is None:
             return _err(404, "no_hand", "没有这一局", "no such hand")
         if not row.finished:
@@ -177,15 +257,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
                           actions=tuple(action_codec.decode(a.payload) for a in row.actions))
 
     async def record(request: Request) -> Response:
-        rec = _record(int(request.path_params["hand_id"]))
+        rec = _record(request)
         if isinstance(rec, JSONResponse):
             return rec
-        name = f"daer-hand-{request.path_params['hand_id']}.json"
+        name = f"daer-{request.path_params['code'].upper()}-{_hand_number(request)}.json"
         return Response(dumps(rec), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def replay_steps(request: Request) -> Response:
-        rec = _record(int(request.path_params["hand_id"]))
+        rec = _record(request)
         if isinstance(rec, JSONResponse):
             return rec
         try:
@@ -202,6 +282,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         title = resolve_rules(rec.rules, rec.overrides).title_zh
         return Response(msgspec.json.encode({"rules": title, "steps": steps}), media_type="application/json")
 
+    async def moved(_request: Request) -> Response:
+        return _err(404, "no_hand", "牌谱只能通过房间查看：/api/rooms/{房号}/hands/{局数}/record",
+                    "records are reached through their room: /api/rooms/{code}/hands/{number}/record")
+
     async def ws_endpoint(ws: WebSocket) -> None:
         address = address_of(ws)
         await ws.accept()
@@ -217,14 +301,16 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
 
     app = Starlette(
         routes=[
-            Route("/", page), Route("/r/{code}", page), Route("/replay/{hand_id:int}", replay_page),
+            Route("/", page), Route("/r/{code}", page), Route("/replay/{code}/{number:int}", replay_page),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
-            Route("/api/hands/{hand_id:int}/record", record),
-            Route("/api/hands/{hand_id:int}/replay", replay_steps),
+            Route("/api/rooms/{code}/hands/{number:int}/record", record),
+            Route("/api/rooms/{code}/hands/{number:int}/replay", replay_steps),
+            Route("/api/hands/{rest:path}", moved),
             WebSocketRoute("/ws", ws_endpoint),
             Mount("/static", StaticFiles(directory=str(WEB)), name="static"),
         ],
+        middleware=[Middleware(Guard, allowed_origins=lim.allowed_origins)],
         lifespan=lifespan,
     )
     app.state.limits = lim
@@ -329,6 +415,10 @@ class Session:
             self.send(p.error("no_hello", "请先发送 hello", "send hello first"))
             return
         seat = self.conn.seat
+        if seat is not None and not room.holds(self.conn):
+            # the seat was left, taken over or given to a bot since this connection proved its token
+            room.evict(self.conn)
+            return
         if isinstance(msg, p.Sync):
             self.conn.push(p.encode(room.update_for(seat, msg.v)))
         elif isinstance(msg, p.Act):
@@ -345,10 +435,6 @@ class Session:
                                   id=msg.id, v=room.version))
                 return
             self.send(room.command(seat, msg))
-            if msg.name == "leave" and seat is not None:
-                room.seats[seat].online = max(0, room.seats[seat].online - 1)
-                room.conns.discard(self.conn)
-                self.conn.push(None)
 
     def hello(self, msg: p.Hello) -> None:
         if self.room is not None:
@@ -369,6 +455,7 @@ class Session:
             if seat is None:
                 self.send(p.error("bad_token", "座位凭证无效（可能已离开房间）", "invalid seat token", v=room.version))
                 return
+            self.conn.holder = token_hash(msg.token)
         self.room, self.conn.seat = room, seat
         self.send(p.Welcome(seat=seat, v=room.version))
         room.conns.add(self.conn)

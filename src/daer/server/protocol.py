@@ -5,7 +5,7 @@ The transport only checks the shape of a message; whether an action is allowed i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -15,6 +15,14 @@ from daer.engine.views import View
 
 MAX_MESSAGE = 4096
 """Largest client message accepted, in bytes."""
+MAX_ID = 64
+"""Longest client id and token (one limit on every database: the id column is 64 wide)."""
+
+Id = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID)]
+Code = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
+Token = Annotated[str, msgspec.Meta(max_length=MAX_ID)]
+Version = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
+CommandName = Annotated[str, msgspec.Meta(max_length=16)]
 
 
 class _Msg(msgspec.Struct, frozen=True, kw_only=True, tag_field="t", forbid_unknown_fields=True):
@@ -25,16 +33,16 @@ class _Msg(msgspec.Struct, frozen=True, kw_only=True, tag_field="t", forbid_unkn
 class Hello(_Msg, frozen=True, tag="hello"):
     """First message: which room, the seat's secret token (none: spectator), the last version seen."""
 
-    room: str
-    token: str | None = None
-    v: int | None = None
+    room: Code
+    token: Token | None = None
+    v: Version | None = None
 
 
 class Act(_Msg, frozen=True, tag="act"):
     """A game action (one of ``view.legal``) made against version ``v``."""
 
-    id: str
-    v: int
+    id: Id
+    v: Version
     action: Action
 
 
@@ -42,15 +50,15 @@ class Command(_Msg, frozen=True, tag="cmd"):
     """A room command: ``start`` (host), ``next`` (ready for the next hand), ``resume`` (end 托管),
     ``leave``, ``dissolve`` (host)."""
 
-    id: str
-    name: str
-    v: int | None = None
+    id: Id
+    name: CommandName
+    v: Version | None = None
 
 
 class Sync(_Msg, frozen=True, tag="sync"):
     """Ask for what was missed since version ``v`` (None: a full state)."""
 
-    v: int | None = None
+    v: Version | None = None
 
 
 class Ping(_Msg, frozen=True, tag="ping"):

@@ -21,16 +21,16 @@ from typing import Any
 
 import msgspec
 
-from daer.bots import make_bot
 from daer.bots.base import Bot
 from daer.cards import N_KINDS, kind_of
 from daer.engine import Action, GameState, IllegalActionError, new_hand
 from daer.engine.match import DealerRule, next_dealer
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind, waits
-from daer.rules import RulesError, preset_names, resolve_rules
 from daer.rules.model import Ruleset
+from daer.server import bounds
 from daer.server import protocol as p
+from daer.server.bounds import RoomConfig, RoomError, bot_for, check_config
 from daer.store import ActionRow, RoomRow, SeatRow, Store
 
 log = logging.getLogger("daer.server")
@@ -39,51 +39,12 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 RECENT_IDS = 512
 LIVE = ("waiting", "playing", "between")
 """Statuses of a room that is still in play."""
+EXPIRED = "expired"
+"""Status of a room closed by the expiry sweep (never restored; its hands' records stay downloadable)."""
+CODE_LENGTH = 12
+"""Characters of a new room code: 32**12 = 1.2e18 codes (docs/protocol.md, "Limits"); old 5-character
+codes keep working."""
 action_codec = msgspec.json.Decoder(Action)
-
-
-class RoomConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Options chosen when the room is created."""
-
-    rules: str = "luzhou"
-    overrides: dict[str, Any] = msgspec.field(default_factory=dict)
-    hands: int = 8
-    timer: float = 30.0
-    """Seconds a player has to act before 托管 (0: no timer)."""
-    bot: str = "heuristic"
-    dealer_rule: str = "winner"
-
-
-class RoomError(Exception):
-    """A request the room refuses: ``code``, Chinese and English reason."""
-
-    def __init__(self, code: str, zh: str, en: str) -> None:
-        super().__init__(f"{zh} ({en})")
-        self.code, self.zh, self.en = code, zh, en
-
-
-def check_config(cfg: RoomConfig) -> Ruleset:
-    """The ruleset of a room's options, or :class:`RoomError` (only shipped presets, never a file path)."""
-    if cfg.rules not in preset_names():
-        raise RoomError("bad_rules", f"没有这个规则：{cfg.rules}", f"unknown ruleset; choose from {preset_names()}")
-    if not 1 <= cfg.hands <= 64:
-        raise RoomError("bad_hands", "局数须在 1 到 64 之间", "hands must be 1-64")
-    if not 0 <= cfg.timer <= 600:
-        raise RoomError("bad_timer", "计时须在 0 到 600 秒之间（0 = 不限）", "timer must be 0-600 seconds (0: none)")
-    if cfg.dealer_rule not in {d.value for d in DealerRule}:
-        raise RoomError("bad_dealer_rule", "坐庄方式不对", "dealer_rule must be winner, rotate or keep")
-    try:
-        return resolve_rules(cfg.rules, cfg.overrides)
-    except (RulesError, ValueError, TypeError) as exc:
-        raise RoomError("bad_overrides", f"规则选项不对：{exc}", f"bad house-rule options: {exc}") from exc
-
-
-def bot_for(name: str, rules: Ruleset, seed: str) -> Bot:
-    """A bot by registry name, falling back to the heuristic bot for an unknown name."""
-    try:
-        return make_bot(name, rules=rules, seed=seed)
-    except (ValueError, KeyError):
-        return make_bot("heuristic", rules=rules, seed=seed)
 
 
 def token_hash(token: str) -> str:
@@ -96,6 +57,8 @@ class Conn:
 
     def __init__(self, seat: int | None, *, limit: int = 256) -> None:
         self.seat = seat
+        self.holder: str | None = None
+        """Hash of the token this connection proved at ``hello`` (None: a spectator)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
         self.overflow = False
 
@@ -107,6 +70,14 @@ class Conn:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.overflow = True
+
+
+def _close_soon(conns: list[Conn]) -> None:
+    def close() -> None:
+        for c in conns:
+            c.push(None)
+
+    asyncio.get_event_loop().call_soon(close)
 
 
 @dataclass
@@ -156,6 +127,11 @@ class Room:
     thinking: bool = False
     """A bot is choosing in a worker thread (the search bot thinks up to a second; the loop must not wait)."""
     busy: bool = False
+    think: int = 0
+    """Number of the bot decision under way: a late answer of an earlier one is ignored."""
+    watchdog: asyncio.TimerHandle | None = None
+    touched: float = field(default_factory=time.monotonic)
+    """When anything last changed (the expiry sweep's clock)."""
     creator: str = ""
     """Address that created the room (in memory only: for the per-address cap of live rooms)."""
 
@@ -175,7 +151,7 @@ class Room:
 
     def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
         """Take an empty seat (any, or the one asked for); returns (seat, secret token)."""
-        if self.status in ("finished", "dissolved"):
+        if self.status not in LIVE:
             raise RoomError("closed", "房间已关闭", "the room is closed")
         free = [s for s in self.seats if s.kind == "empty" and (seat is None or s.seat == seat)]
         if not free:
@@ -187,6 +163,37 @@ class Room:
         self.store.update_room(self.code, version=self.version, seats=[s.row()])
         self.broadcast(None)
         return s.seat, token
+
+    def holds(self, conn: Conn) -> bool:
+        """True while ``conn``'s seat is still held by the token it proved (always for a spectator)."""
+        if conn.seat is None:
+            return True
+        held = self.seats[conn.seat].token_hash
+        return held is not None and conn.holder is not None and hmac.compare_digest(held, conn.holder)
+
+    def evict(self, conn: Conn, zh: str = "你已不在这个座位上（离开了，或座位已交给别人或机器人）",
+              en: str = "this connection no longer holds its seat (left, taken over or given to a bot)") -> None:
+        """Tell a connection it lost its seat, then close it."""
+        if conn in self.conns:
+            self.conns.discard(conn)
+            if conn.seat is not None:
+                self.seats[conn.seat].online = max(0, self.seats[conn.seat].online - 1)
+        conn.push(p.encode(p.Closed(zh=zh, en=en)))
+        _close_soon([conn])  # after the answer to the message being handled
+
+    def evict_stale(self) -> None:
+        """Close every connection whose seat changed hands since it proved its token."""
+        for c in list(self.conns):
+            if not self.holds(c):
+                self.evict(c)
+
+    def close_all(self, zh: str, en: str) -> None:
+        """Tell every connection the room closed, then close them."""
+        conns = list(self.conns)
+        self.conns.clear()
+        for c in conns:
+            c.push(p.encode(p.Closed(zh=zh, en=en)))
+        _close_soon(conns)
 
     # -- messages ------------------------------------------------------------------------------
     def info(self, seat: int | None) -> p.RoomInfo:
@@ -239,6 +246,8 @@ class Room:
 
     def broadcast(self, since: int | None) -> None:
         """Send every connection its own update (one view per seat)."""
+        self.touched = time.monotonic()
+        self.evict_stale()
         cache: dict[int | None, str] = {}
         for c in list(self.conns):
             if c.seat not in cache:
@@ -391,15 +400,7 @@ class Room:
             self.store.update_room(self.code, status=self.status, version=self.version)
             if self.handle is not None:
                 self.handle.cancel()
-            conns = list(self.conns)
-            for c in conns:
-                c.push(p.encode(p.Closed(zh="房主解散了房间", en="the host dissolved the room")))
-
-            def close_all() -> None:
-                for c in conns:
-                    c.push(None)
-
-            asyncio.get_event_loop().call_soon(close_all)
+            self.close_all("房主解散了房间", "the host dissolved the room")
         return p.Ack(id=msg.id, v=self.version)
 
     def _bump_seats(self, seats: list[int]) -> None:
@@ -493,19 +494,47 @@ class Room:
                 view = st.view(s, log=False)
                 # the bot sees only a frozen view, so it can think in a worker thread
                 self.thinking = True
-                future = asyncio.get_event_loop().run_in_executor(None, bot.choose, view)
-                future.add_done_callback(functools.partial(self._chosen, seat=s, view=view, version=self.version))
+                self.think += 1
+                loop = asyncio.get_event_loop()
+                future = loop.run_in_executor(None, bot.choose, view)
+                v, n = self.version, self.think
+                future.add_done_callback(functools.partial(self._chosen, seat=s, view=view, version=v, think=n))
+                self.watchdog = loop.call_later(bounds.BOT_HARD_CAP, functools.partial(
+                    self._overdue, seat=s, view=view, version=v, think=n))
                 return
         self.schedule()
 
-    def _chosen(self, future: asyncio.Future[Action], *, seat: int, view: View, version: int) -> None:
+    def _overdue(self, *, seat: int, view: View, version: int, think: int) -> None:
+        """A bot did not answer within the server's hard cap: play the heuristic bot's choice instead."""
+        self.watchdog = None
+        if not self.thinking or think != self.think:
+            return
+        log.warning("room %s: bot overdue at seat %d; playing the heuristic choice", self.code, seat)
+        self.think += 1  # its late answer is ignored
+        self.thinking = False
+        try:
+            action = self.auto_bots[seat].choose(view)
+        except Exception:
+            log.exception("room %s: fallback bot failed", self.code)
+            action = view.legal[0]
+        self._play_bot(action, seat=seat, view=view, version=version)
+
+    def _chosen(self, future: asyncio.Future[Action], *, seat: int, view: View, version: int, think: int) -> None:
         """A bot's choice is back: play it if nothing moved meanwhile, else look again."""
+        if think != self.think:
+            return  # too late: the watchdog played for it
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+            self.watchdog = None
         self.thinking = False
         try:
             action = future.result()
         except Exception:
             log.exception("room %s: bot failed", self.code)
             action = view.legal[0]
+        self._play_bot(action, seat=seat, view=view, version=version)
+
+    def _play_bot(self, action: Action, *, seat: int, view: View, version: int) -> None:
         try:
             if self.status == "playing" and self.state is not None and self.version == version:
                 if action not in view.legal:
@@ -527,7 +556,7 @@ class RoomManager:
 
     def _new_code(self) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self.rooms and self.store.load_room(code) is None:
                 return code
 
@@ -536,33 +565,44 @@ class RoomManager:
         return [r for r in self.rooms.values() if r.status in LIVE]
 
     def create(self, cfg: RoomConfig, name: str, *, creator: str = "") -> tuple[Room, int, str]:
-        """A new room with its creator at seat 0 (the host); returns (room, seat, token)."""
+        """A new room with its creator at seat 0 (the host); returns (room, seat, token).
+
+        Everything is checked before anything is stored: a refused room leaves no row behind.
+        """
         rules = check_config(cfg)
         code = self._new_code()
         n = rules.table.seats
         room = Room(code=code, config=cfg, rules=rules, store=self.store, bot_delay=self.bot_delay,
                     seats=[Seat(i) for i in range(n)], scores=[0] * n, creator=creator)
+        token = secrets.token_urlsafe(18)
+        host = room.seats[0]
+        host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", token_hash(token)
         self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
                                scores=msgspec.json.encode(room.scores).decode(), dealer=0,
                                seats=[s.row() for s in room.seats])
         self.rooms[code] = room
-        seat, token = room.join(name, 0)
-        return room, seat, token
+        return room, 0, token
 
     def get(self, code: str) -> Room | None:
-        """A room by code (loaded from the store if this process has not seen it yet)."""
+        """A room by code (loaded from the store if this process has not seen it yet; None if expired)."""
         code = code.strip().upper()
         if code in self.rooms:
             return self.rooms[code]
         row = self.store.load_room(code) if 3 <= len(code) <= 16 else None
-        if row is None:
+        if row is None or row.status == EXPIRED:
             return None
-        room = room_from_row(row, self.store, self.bot_delay)
+        try:
+            room = room_from_row(row, self.store, self.bot_delay)
+        except (RoomError, msgspec.ValidationError, msgspec.DecodeError) as exc:
+            # stored before today's bounds (e.g. a bot with no time cap): closed, never resumed
+            log.warning("room %s no longer valid (%s); closing it", code, exc)
+            self.store.update_room(code, status=EXPIRED)
+            return None
         self.rooms[code] = room
         return room
 
     def restore_all(self) -> int:
-        """Load every room that was waiting or playing and restart its clock; returns how many."""
+        """Load every room that was waiting or playing (re-validated) and restart its clock; returns how many."""
         for code in self.store.room_codes():
             room = self.get(code)
             if room is not None:

@@ -10,12 +10,23 @@ const h = (tag, attrs = {}, ...kids) => {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "style") el.style.cssText = v; // CSSOM: allowed by the page's CSP (style-src 'self')
     else if (v !== false && v !== null && v !== undefined) el.setAttribute(k, v === true ? "" : v);
   }
   for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) el.append(k);
   return el;
 };
 const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 10);
+// A request id for create / join: the server answers a repeat (a double tap, a retry) with its first answer.
+const newRid = () => (crypto.randomUUID ? crypto.randomUUID()
+  : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(""));
+// Run a request with its button disabled until the answer is back.
+const once = (fn) => async (ev) => {
+  const btn = ev?.currentTarget;
+  if (btn?.disabled) return;
+  if (btn) btn.disabled = true;
+  try { await fn(); } finally { if (btn) btn.disabled = false; }
+};
 const tokenKey = (code) => `daer.seat.${code}`;
 
 function toast(msg) {
@@ -43,8 +54,9 @@ async function lobby() {
   const bot = h("select", { id: "bot" },
     opts.bots.map((b) => h("option", { value: b, selected: b === "normal" }, t("bot_" + b) || b)));
   const house = h("textarea", { id: "house", rows: 2, placeholder: "play.guo_zhang=false" });
-  const code = h("input", { id: "code", placeholder: "ABCDE", maxlength: 8, style: "text-transform:uppercase" });
-  const create = async () => {
+  const code = h("input", { id: "code", placeholder: "ABCD2345EFGH", maxlength: 16, style: "text-transform:uppercase" });
+  const rid = newRid();
+  const create = once(async () => {
     localStorage.setItem("daer.name", name.value);
     const overrides = {};
     for (const line of house.value.split("\n")) {
@@ -54,13 +66,13 @@ async function lobby() {
       try { overrides[k.trim()] = JSON.parse(raw); } catch { overrides[k.trim()] = raw; }
     }
     try {
-      const r = await api("/api/rooms", { name: name.value, config: { rules: rules.value, hands: +hands.value,
+      const r = await api("/api/rooms", { name: name.value, rid, config: { rules: rules.value, hands: +hands.value,
         timer: +timer.value, bot: bot.value, overrides } });
       localStorage.setItem(tokenKey(r.code), r.token);
       history.pushState({}, "", r.link);
       enter(r.code);
     } catch (e) { toast(errText(e)); }
-  };
+  });
   const join = () => { const c = code.value.trim().toUpperCase(); if (c) { history.pushState({}, "", `/r/${c}`); enter(c); } };
   $app.replaceChildren(
     h("div", { class: "bar" }, h("span", { class: "grow" }, t("title")), langButton()),
@@ -88,14 +100,15 @@ async function enter(code) {
   S.upd = null; S.v = null; S.closed = false;
   if (!S.token) {
     const name = h("input", { id: "name", value: localStorage.getItem("daer.name") || "", maxlength: 24 });
-    const join = async () => {
+    const rid = newRid();
+    const join = once(async () => {
       localStorage.setItem("daer.name", name.value);
       try {
-        const r = await api(`/api/rooms/${S.code}/join`, { name: name.value });
+        const r = await api(`/api/rooms/${S.code}/join`, { name: name.value, rid });
         localStorage.setItem(tokenKey(S.code), r.token);
         S.token = r.token; connect();
       } catch (e) { toast(errText(e)); }
-    };
+    });
     $app.replaceChildren(
       h("div", { class: "bar" }, h("span", {}, t("room")), h("span", { class: "code" }, S.code), h("span", { class: "grow" }), langButton()),
       h("div", { class: "panel" }, h("h2", {}, t("join2")), h("label", {}, t("name")), name,
@@ -315,8 +328,9 @@ function settlement(u) {
       h("td", { class: "amt" }, `${p.amount}`)))));
   rows.push(h("table", { id: "scores" }, h("tr", {}, h("th", {}, ""), h("th", {}, t("points")), h("th", {}, t("total"))),
     room.seats.map((s) => h("tr", {}, h("td", {}, name(s.seat)), h("td", { class: r.points[s.seat] > 0 ? "pos" : r.points[s.seat] < 0 ? "neg" : "" }, `${r.points[s.seat] > 0 ? "+" : ""}${r.points[s.seat]}`), h("td", {}, `${s.score}`)))));
-  const links = room.last_hand_id ? h("p", {}, h("a", { href: `/replay/${room.last_hand_id}`, target: "_blank" }, t("replay")), " · ",
-    h("a", { href: `/api/hands/${room.last_hand_id}/record`, download: true }, t("record"))) : null;
+  const hand = `${encodeURIComponent(room.code)}/${room.hand_no}`; // records are reached through the room's code
+  const links = room.hand_no > 0 ? h("p", {}, h("a", { href: `/replay/${hand}`, target: "_blank", rel: "noopener" }, t("replay")), " · ",
+    h("a", { href: `/api/rooms/${encodeURIComponent(room.code)}/hands/${room.hand_no}/record`, download: true }, t("record"))) : null;
   const ready = S.seat !== null && room.ready.includes(S.seat);
   return h("div", { class: "overlay", id: "settlement" }, h("div", { class: "sheet" },
     h("h2", {}, room.status === "finished" ? t("finished") : t("settle")), ...rows, links,

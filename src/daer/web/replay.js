@@ -2,7 +2,9 @@
 import { card, charOf, kindOf } from "./cards.js";
 import { lang } from "./i18n.js";
 
-const id = location.pathname.split("/").pop();
+// /replay/{code}/{number}: a hand is reached through its room's code and its number in the match
+const [code, number] = location.pathname.split("/").slice(2, 4).map(decodeURIComponent);
+const base = `/api/rooms/${encodeURIComponent(code)}/hands/${encodeURIComponent(number)}`;
 const $app = document.getElementById("app");
 const zh = lang !== "en";
 let data = null;
@@ -12,7 +14,9 @@ let timer = null;
 const h = (tag, attrs = {}, ...kids) => {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v); else el.setAttribute(k, v);
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "style") el.style.cssText = v; // CSSOM: allowed by the page's CSP
+    else el.setAttribute(k, v);
   }
   for (const k of kids.flat()) if (k !== null && k !== undefined) el.append(k);
   return el;
@@ -39,7 +43,7 @@ function render() {
     : `${zh ? "赢家 座" : "winner seat "}${v.result.winner + 1} · ${v.result.hu}${zh ? "胡" : " hu"} · ${v.result.points.join(" / ")}`) : null;
   $app.replaceChildren(
     h("div", { class: "bar" }, h("span", { class: "grow" }, `${zh ? "回放" : "Replay"} · ${data.rules}`),
-      h("a", { href: `/api/hands/${id}/record`, download: "", id: "download" }, zh ? "下载牌谱" : "Download record")),
+      h("a", { href: `${base}/record`, download: "", id: "download" }, zh ? "下载牌谱" : "Download record")),
     h("div", { class: "centre" }, v.offer ? card(v.offer.kind, { size: "large" }) : null,
       h("div", { class: "info" }, h("div", { id: "step" }, `${i}/${data.steps.length - 1} · ${say(st.action)}`),
         h("div", { class: "muted" }, `${zh ? "墩" : "stock"} ${v.stock}`))),
@@ -54,7 +58,7 @@ function toggle() {
   if (timer) { clearInterval(timer); timer = null; } else timer = setInterval(() => { if (i >= data.steps.length - 1) toggle(); else go(i + 1); }, 700);
   render();
 }
-fetch(`/api/hands/${id}/replay`).then(async (r) => {
+fetch(`${base}/replay`).then(async (r) => {
   const d = await r.json();
   if (!r.ok) { $app.textContent = zh ? `${d.zh}（${d.en}）` : d.en; return; }
   data = d; render();

@@ -1,0 +1,56 @@
+"""Rooms expire on a schedule: waiting or idle rooms are closed (never restored), closed ones leave memory.
+
+Records of their hands stay downloadable through the room code (``/api/rooms/{code}/hands/{n}/record``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from daer.server.limits import Limits
+from daer.server.rooms import EXPIRED, LIVE, RoomManager
+
+log = logging.getLogger("daer.server")
+
+
+def sweep(manager: RoomManager, *, waiting_ttl: float, idle_ttl: float, finished_ttl: float,
+          now: float | None = None) -> int:
+    """Expire rooms: waiting or between hands past ``waiting_ttl`` seconds without a change, playing with no
+    change past ``idle_ttl`` (stored as expired: never restored); finished, dissolved and expired rooms leave
+    memory ``finished_ttl`` after their last change.  Returns how many rooms left memory."""
+    now = time.monotonic() if now is None else now
+    gone = 0
+    for code, room in list(manager.rooms.items()):
+        age = now - room.touched
+        if room.status in LIVE:
+            if age <= (idle_ttl if room.status == "playing" else waiting_ttl):
+                continue
+            room.status = EXPIRED
+            room.version += 1
+            manager.store.update_room(code, status=EXPIRED, version=room.version)
+            for handle in (room.handle, room.watchdog):
+                if handle is not None:
+                    handle.cancel()
+            room.close_all("房间太久没有动静，已关闭", "the room was idle too long and has closed")
+        elif age <= finished_ttl:
+            continue
+        else:
+            room.close_all("房间已关闭", "the room is closed")
+        del manager.rooms[code]
+        gone += 1
+    return gone
+
+
+async def sweep_forever(manager: RoomManager, limits: Limits) -> None:
+    """Run :func:`sweep` every ``limits.sweep_every`` seconds until cancelled."""
+    while True:
+        await asyncio.sleep(limits.sweep_every)
+        try:
+            n = sweep(manager, waiting_ttl=limits.waiting_ttl, idle_ttl=limits.idle_ttl,
+                      finished_ttl=limits.finished_ttl)
+            if n:
+                log.info("expired %d rooms", n)
+        except Exception:
+            log.exception("expiry sweep failed")
