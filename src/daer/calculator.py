@@ -119,8 +119,10 @@ def parse_request(data: Any) -> Request:
         if source not in ("self", "other"):
             raise RequestError(f"win.from 应是 self 或 other, not {source!r}")
         self_drawn = source == "self"
+    tianhu = _bool(data, "tianhu")
     flags = WinFlags(
-        tianhu=_bool(data, "tianhu"), dihu=_bool(data, "dihu"), haidi=_bool(data, "haidi"), self_drawn=self_drawn,
+        tianhu=tianhu, dihu=_bool(data, "dihu"), haidi=_bool(data, "haidi"),
+        self_drawn=self_drawn or (tianhu and rules.win.tianhu_self_drawn),  # 天胡为自摸
         huilong=_bool(data, "huilong"), bao=_bool(data, "bao"),
     )
     wind: int | None = None

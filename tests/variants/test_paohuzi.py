@@ -10,10 +10,12 @@ from daer.bots import RandomBot
 from daer.bots.runner import play_hand
 from daer.calculator import score
 from daer.cards import format_kinds, parse_kinds
-from daer.engine import Discard, GameState, Hu, Pass, Zhao, new_hand
+from daer.engine import Chi, Discard, GameState, Hu, Pass, Peng, Zhao, new_hand
+from daer.engine.claims import chi_options
+from daer.engine.events import Claimed
 from daer.hands.groups import GroupKind, group_hu
 from daer.mingtang import settle_context
-from daer.rules import find_rules, with_overrides
+from daer.rules import Ruleset, find_rules, with_overrides
 from daer.scoring import WinFlags, deng_of
 
 R = find_rules("paohuzi")
@@ -103,6 +105,21 @@ def _deck(hands: dict[int, str], stock: str) -> list[int]:
     return make_deck(R, hands=hands, stock=stock)
 
 
+def _spread(hands: dict[int, str], stock: str) -> list[int]:
+    """Like :func:`_deck`, but the seats not given get the unused cards spread over the kinds (no 坎, no 天胡)."""
+    used = [0] * 20
+    for text in (*hands.values(), stock):
+        for k in parse_kinds(text):
+            used[k] += 1
+    rest = [k for layer in range(4) for k in range(20) if used[k] + layer < 4]
+    for s in (0, 1, 2):
+        if s not in hands:
+            want = R.table.dealer_cards if s == 0 else R.table.other_cards
+            hands[s] = format_kinds(sorted(rest[:want]))
+            rest = rest[want:]
+    return make_deck(R, hands=hands, stock=stock)
+
+
 def _until(st: GameState, done: object) -> None:
     while not st.over and not done(st):  # type: ignore[operator]
         seat = st.to_act()[0]
@@ -176,3 +193,206 @@ def test_a_fourth_player_may_count() -> None:
         assert len(st.players) == 3 and st.dijia == (i + 2) % 4
         play_hand(st, {s: RandomBot(i * 4 + s) for s in range(4)})
         assert st.result is not None and sum(st.result.points) == 0
+
+
+# -- 吃 of a revealed card (「吃：上家或自己摸起的牌能够使你手中的牌凑成顺子,一二三,二七十, 大小三搭。吃牌全亮。」) --
+
+CHI0 = "一六六七七八八九九壹壹贰贰叁叁拾拾捌捌玖玖"  # the dealer's 21: discards 一, which nobody can take
+CHI1 = "十十肆肆伍伍陆陆柒柒四六捌玖拾贰叁七八九"  # seat 1: cannot take 一 nor the 三 it reveals
+CHI2 = "四四五五十十伍伍壹壹陆陆柒柒捌玖拾贰叁肆"  # seat 2: 四五 make a 列 with 三
+
+
+def _chi_hand(rules: Ruleset = R) -> GameState:
+    st = GameState(rules, make_deck(R, hands={0: CHI0, 1: CHI1, 2: CHI2}, stock="三"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["一"]))
+    assert [type(e).__name__ for e in st.log[-3:]] == ["Discarded", "NotTaken", "Revealed"]
+    return st
+
+
+def test_chi_of_the_previous_players_revealed_card() -> None:
+    """「吃：上家或自己摸起的牌能够使你手中的牌凑成顺子」: seat 1 reveals 三, seat 2 (its 下家) eats it with 四五."""
+    st = _chi_hand()
+    assert st.offer is not None and (st.offer.kind, st.offer.owner, st.offer.source) == (K["三"], 1, "reveal")
+    assert st.to_act() == [2]
+    legal = st.legal_actions(2)
+    assert Chi(seat=2, hand=(K["四"], K["五"]), bi=()) in legal and Pass(seat=2) in legal
+    st.apply(Chi(seat=2, hand=(K["四"], K["五"]), bi=()))
+    ev = st.log[-1]
+    assert isinstance(ev, Claimed) and ev.seat == 2 and ev.how == "chi"
+    assert [(m.kind, m.kinds) for m in st.melds[2]] == [("chi", (K["三"], K["四"], K["五"]))]
+    assert st.phase == "discard" and st.actor == 2  # 任何吃碰等动作后都要打牌
+
+
+def test_chi_of_a_revealed_card_is_an_option_of_the_ruleset() -> None:
+    """The 大贰 presets keep their rule: only the revealer eats his own revealed card (the issue's reproduction)."""
+    st = GameState(with_overrides(R, {"play.chi_next_reveal": False}),
+                   make_deck(R, hands={0: CHI0, 1: CHI1, 2: CHI2}, stock="三"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["一"]))
+    names = [type(e).__name__ for e in st.log]
+    i = names.index("Revealed")
+    assert names[i + 1] == "NotTaken"  # the 三 went by: seat 2 was never asked
+    assert not find_rules("luzhou").play.chi_next_reveal and R.play.chi_next_reveal
+
+
+def test_chi_of_a_revealed_card_only_by_the_next_seat() -> None:
+    """「上家或自己摸起的牌」: the revealer's 上家 (seat 0, holding 四五 too) may not eat seat 1's revealed 三."""
+    st = GameState(R, make_deck(R, hands={0: CHI0.replace("拾拾", "四五"), 1: CHI1, 2: CHI2}, stock="三"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["一"]))
+    assert st.offer is not None and st.offer.kind == K["三"]
+    assert 2 in st.options and 0 not in st.options
+
+
+def test_chi_revealers_own_eat_goes_first() -> None:
+    """「上家或自己摸起的牌」: both the revealer and his 下家 may eat; the revealer's 吃 wins (自摸优先)."""
+    hands = {0: CHI0, 1: CHI1.replace("十十", "四五"), 2: CHI2}
+    st = GameState(R, make_deck(R, hands=hands, stock="三"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["一"]))
+    assert set(st.to_act()) == {1, 2}
+    st.apply(Chi(seat=2, hand=(K["四"], K["五"]), bi=()))
+    st.apply(next(a for a in st.legal_actions(1) if isinstance(a, Chi)))
+    ev = st.log[-1]
+    assert isinstance(ev, Claimed) and ev.seat == 1 and ev.how == "chi"
+
+
+def test_bi_after_chi_no_copy_of_the_eaten_kind_stays() -> None:
+    """吃牌全亮, and the common Hunan 比 (下比): every copy of the eaten kind left in the hand is laid down with the
+    吃, even after a 绞 (大小三搭) — unlike 大贰, where a 绞 needs no 比."""
+    hand = [0] * 20
+    for k in parse_kinds("一二三三叁九"):
+        hand[k] += 1
+    jiao = (K["三"], K["叁"])
+    hunan = chi_options(1, hand, K["三"], bi_pai=True, need_left=1, bi_jiao=True)
+    daer = chi_options(1, hand, K["三"], bi_pai=True, need_left=1)
+    assert Chi(seat=1, hand=jiao, bi=()) in daer and Chi(seat=1, hand=jiao, bi=()) not in hunan
+    assert Chi(seat=1, hand=jiao, bi=((K["一"], K["二"], K["三"]),)) in hunan
+    assert all(c.bi for c in hunan)  # one 三 always stays to be 比'd
+
+
+def test_bi_in_play_for_a_revealed_card() -> None:
+    """The 下家's 吃 of a revealed 三 while holding a 三 must 比 it (no copy of the eaten kind stays in the hand)."""
+    hands = {0: CHI0, 1: CHI1, 2: CHI2.replace("十十", "三二")}
+    st = GameState(R, make_deck(R, hands=hands, stock="三"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["一"]))
+    chis = [a for a in st.legal_actions(2) if isinstance(a, Chi)]
+    assert chis and all(K["三"] in sum(c.bi, ()) or K["三"] in c.hand for c in chis)
+    assert Chi(seat=2, hand=(K["四"], K["五"]), bi=((K["二"], K["三"], K["四"]),)) in chis
+    assert Chi(seat=2, hand=(K["四"], K["五"]), bi=()) not in chis
+
+
+# -- 偎胡: 「不能胡任何人提或偎的牌」; 偎 / 提 go before every other claim -------------------------------------
+
+WEI1 = "五五一二三贰柒拾壹贰叁二七十肆伍陆七八九"  # seat 1: 五 makes 五五五 and a 19 胡息 hand
+WEI2 = "四六十十伍伍陆陆捌捌玖玖拾拾叁叁肆肆九九"  # seat 2 (its 下家): 四六 could eat 五
+WEI0 = "一一二二三三四四六六七七八八九壹壹捌伍陆十"
+
+
+def _wei_hand() -> GameState:
+    st = GameState(R, make_deck(R, hands={0: WEI0, 1: WEI1, 2: WEI2}, stock="五"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["九"]))
+    _until(st, lambda s: s.offer is not None and s.offer.kind == K["五"])
+    assert st.offer is not None and st.offer.owner == 1
+    return st
+
+
+def test_wei_hu_the_revealer_alone_is_asked() -> None:
+    """「不能胡任何人提或偎的牌」: a card its revealer must 偎 is offered to nobody else (not for 吃, 跑 or 胡);
+    the revealer may 胡 on it (偎胡)."""
+    st = _wei_hand()
+    assert st.to_act() == [1] and st.legal_actions(1) == [Hu(seat=1), Pass(seat=1)]
+    assert st.legal_actions(2) == [] and st.legal_actions(0) == []
+    st.apply(Hu(seat=1))
+    assert st.result is not None and st.result.winner == 1 and "self_drawn" in st.result.flags
+
+
+def test_wei_hu_passed_still_weis() -> None:
+    """偎 is compulsory: a revealer who does not 胡 on the card 偎s it all the same, then discards."""
+    st = _wei_hand()
+    st.apply(Pass(seat=1))
+    ev = st.log[-1]
+    assert isinstance(ev, Claimed) and (ev.seat, ev.how) == (1, "wei")
+    assert [(m.kind, m.kinds) for m in st.melds[1]] == [("wei", (K["五"],) * 3)]
+    assert st.phase == "discard" and st.actor == 1
+
+
+# -- 臭偎 ------------------------------------------------------------------------------------------------
+
+def test_chou_wei_after_passing_a_peng() -> None:
+    """臭偎 (the seed is cut before it; common Hunan rule): a seat that passed up a 碰 of a kind and later reveals
+    the third card of that pair must 偎 it, as a 臭偎 (laid face up: the others saw the 碰 passed)."""
+    st = GameState(R, make_deck(R, hands={0: CHI0.replace("拾拾", "五拾"), 1: CHI1, 2: CHI2}, stock="三五"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["五"]))
+    assert Peng(seat=2) in st.legal_actions(2)
+    _until(st, lambda s: any(isinstance(e, Claimed) for e in s.log))
+    ev = next(e for e in st.log if isinstance(e, Claimed))
+    assert (ev.seat, ev.how) == (2, "chou_wei")
+    assert [(m.kind, m.kinds) for m in st.melds[2]] == [("wei", (K["五"],) * 3)]
+
+
+def test_chou_wei_is_an_option() -> None:
+    rules = with_overrides(R, {"play.chou_wei": False})
+    st = GameState(rules, make_deck(R, hands={0: CHI0.replace("拾拾", "五拾"), 1: CHI1, 2: CHI2}, stock="三五"),
+                   dealer=0)
+    st.apply(Discard(seat=0, kind=K["五"]))
+    _until(st, lambda s: any(isinstance(e, Claimed) for e in s.log))
+    assert [e.how for e in st.log if isinstance(e, Claimed)] == ["wei"]
+
+
+# -- 天胡为自摸 -------------------------------------------------------------------------------------------
+
+ISSUE_HAND = "一一一一三三三三六六六六七八八十贰肆玖拾"  # the issue's 3提 hand (seat 1)
+ISSUE_DECK = {0: "二二四四五五七八九九十壹壹叁叁伍伍陆陆柒柒", 1: ISSUE_HAND,
+              2: "二二四四五五七八九九十壹壹叁叁伍伍陆陆柒"}
+
+
+def test_tianhu_is_self_drawn_three_ti() -> None:
+    """「天胡为自摸」「自摸在实际底数上加1等」: 3提 at the deal scores the 自摸 +1 等."""
+    st = GameState(R, make_deck(R, hands=ISSUE_DECK), dealer=0)
+    assert st.result is not None and st.result.how == "instant" and st.result.winner == 1
+    assert st.result.hu == 27 and st.result.deng == deng_of(R, 27) + 1 == 6
+    assert "self_drawn" in st.result.flags
+    plain = GameState(with_overrides(R, {"win.tianhu_self_drawn": False}),
+                      make_deck(R, hands=ISSUE_DECK), dealer=0)
+    assert plain.result is not None and plain.result.deng == 5
+    out = score({"rules": "paohuzi", "hand": ISSUE_HAND, "seat": 1})
+    assert out["ok"] and out["instant"] == "3垅" and out["deng"] == 6
+
+
+def test_instant_win_with_red_loose_cards_is_no_wu_duidui() -> None:
+    """The issue's hand: 3提 and eight loose cards, four red (七 十 贰 拾). 「乌胡：即胡牌时手中没有红牌」 — it has
+    red cards; 「对对胡：即胡牌时手中的牌全部为跑起，提起，碰起，偎起」 — the loose cards are in no 列. So 平胡:
+    27 胡息 = 5 等, +1 自摸 (天胡为自摸) = 6, each loser pays 6."""
+    out = score({"rules": "paohuzi", "hand": ISSUE_HAND, "seat": 1})
+    assert out["red"] == 4 and out["hu"] == 27 and out["mingtang"] == [] and out["fan"] == 1
+    assert out["points"]["seats"] == [-6, 12, -6]
+    st = GameState(R, make_deck(R, hands=ISSUE_DECK), dealer=0)
+    assert st.result is not None and st.result.points == (-6, 12, -6)
+    # 3提, 2 坎 and a pair (the 将): every card is in a 提/坎 or the 将, so 对对胡 (4番) stays
+    full = score({"rules": "paohuzi", "hand": "一一一一三三三三六六六六二二二贰贰贰九九", "seat": 1})
+    assert full["instant"] == "3垅" and {m["id"] for m in full["mingtang"]} == {"duidui"}
+
+
+def test_tianhu_is_self_drawn_dealers_hand() -> None:
+    """「天胡为自摸」: the dealer's complete dealt hand (天胡) gets the 自摸 +1 等 too."""
+    dealer = "一二三贰柒拾壹贰叁二七十肆伍陆七八九五五五"  # 21 胡息: 3 等, +1 自摸
+    hands = {0: dealer, 1: "一一二三三四四六六七八八九九十壹壹贰叁叁", 2: "一二三四四五六六七八九十壹贰叁肆肆伍伍陆"}
+    st = GameState(R, make_deck(R, hands=hands), dealer=0)
+    assert Hu(seat=0) in st.legal_actions(0)
+    st.apply(Hu(seat=0))
+    assert st.result is not None and st.result.hu == 21 and st.result.deng == 4
+    assert {"tianhu", "self_drawn"} <= set(st.result.flags)
+
+
+# -- 掉将 (吊将) -------------------------------------------------------------------------------------------
+
+DIAO1 = "肆肆肆肆一二三贰柒拾二七十七八九壹贰叁五"  # a 提 (dealt), five 列 and a lone 五: no pair
+
+
+def test_diao_jiang_a_ti_without_a_pair_waits_on_its_lone_card() -> None:
+    """「跑牌或提牌时，必须有一对将，否则就要掉将」: with a 提 and no 将, the hand waits on a card that pairs its
+    lone card (掉将 read as 吊将): it wins on 五 from the stock (30 胡息) and on nothing that leaves no 将."""
+    st = GameState(R, _spread({1: DIAO1}, "拾"), dealer=0)
+    st.apply(Discard(seat=0, kind=st.legal_actions(0)[-1].kind))  # type: ignore[union-attr]
+    _until(st, lambda s: bool(s.melds[1]))
+    assert [m.kind for m in st.melds[1]] == ["long"]  # the dealt 提 is laid down at seat 1's first reveal
+    assert st.can_hu(1, K["五"]) == 30
+    assert [k for k in range(20) if st.can_hu(1, k) is not None] == [K["五"]]

@@ -121,8 +121,12 @@ def bi_groups(free: list[int], k: int) -> Iterator[tuple[Triple, ...]]:
             free[x] += 1
 
 
-def chi_options(seat: int, hand: Sequence[int], k: int, *, bi_pai: bool, need_left: int) -> list[Chi]:
+def chi_options(seat: int, hand: Sequence[int], k: int, *, bi_pai: bool, need_left: int,
+                bi_jiao: bool = False) -> list[Chi]:
     """Legal 吃 of kind ``k`` for a hand (count vector): with their 比 groups, leaving ``need_left`` cards.
+
+    With ``bi_pai`` every copy of ``k`` left in the hand must be laid down (比) with the 吃, except after a
+    绞 unless ``bi_jiao`` (跑胡子: no copy of the eaten kind stays in the hand).
 
     A dealt 坎 or 垅 (three or four of a kind in the hand) is never split, and a
     kind held as a 坎 cannot be eaten (its copies could never be 比'd).
@@ -135,7 +139,8 @@ def chi_options(seat: int, hand: Sequence[int], k: int, *, bi_pai: bool, need_le
     for (a, b), jiao in CHI_PAIRS[k]:
         if not _take(free, (a, b)):
             continue
-        combos: list[tuple[Triple, ...]] = [()] if jiao or not bi_pai else list(bi_groups(free, k))
+        plain = not bi_pai or (jiao and not bi_jiao)
+        combos: list[tuple[Triple, ...]] = [()] if plain else list(bi_groups(free, k))
         for combo in combos:
             used = 2 + 3 * len(combo)
             if sum(hand) - used < need_left:

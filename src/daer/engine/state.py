@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from daer.cards import COPIES, N_CARDS, N_KINDS, is_red, kind_of
+from daer.engine import wei
 from daer.engine.actions import Action, Bao, Chi, Discard, Hu, Pass, Peng, Zhao
 from daer.engine.claims import PARTNERS, chi_options, may_fit, orphans, resolve
 from daer.engine.errors import AlreadyChoseError, HandOverError, NotAllowedError, NotYourTurnError
@@ -61,6 +62,10 @@ class GameState:
         self.skips = [0] * n
         """八块 discards already skipped."""
         self.guo: list[set[int]] = [set() for _ in range(n)]
+        self.passed_peng: list[set[int]] = [set() for _ in range(n)]
+        """Kinds each seat passed up for 碰 (臭偎, ``play.chou_wei``)."""
+        self.forced: str | None = None
+        """A forced 偎/提 (``engine.wei``) waiting on the revealer's 胡 or 过."""
         self.bao = [False] * n
         """Seats that declared ready (报牌, ``play.bao``)."""
         self.long_due = [False] * n
@@ -126,6 +131,7 @@ class GameState:
                 red = st.red
                 self._finish(
                     Result(winner=seat, how="instant", hu=hu, name=name, red=red,
+                           flags=("self_drawn",) if self.rules.win.tianhu_self_drawn else (),
                            groups=tuple((g.kind.zh, g.cards, g.hu) for g in groups)),
                     st,
                 )
@@ -191,65 +197,8 @@ class GameState:
         self.log.append(Revealed(seat=seat, card=cid, left=len(self.stock)))
         if self.long_due[seat]:
             self._declare_longs(seat)
-        if not self._forced_take(seat, cid):
+        if not wei.on_reveal(self, seat, cid):
             self._offer(Offer(card=cid, kind=kind_of(cid), source="reveal", owner=seat))
-
-    # -- 跑胡子: 偎, 提, 跑 ---------------------------------------------------------------------
-    def _forced_take(self, seat: int, cid: int) -> bool:
-        """提 / 偎 of one's own revealed card, before anyone may claim or 胡 it (``play.ti``/``play.wei``).
-
-        A seat that can 胡 on the card is offered the 胡 instead (偎胡/提胡 as an ordinary claim).
-        """
-        p, k = self.rules.play, kind_of(cid)
-        if not (p.wei or p.ti) or self.can_hu(seat, k) is not None:
-            return False
-        c = self.counts[seat][k]
-        wei = self._meld_index(seat, MeldKind.WEI, k)
-        if p.ti and c == 3:
-            ids = (*(self._take_kind(seat, k) for _ in range(3)), cid)
-            self._add_meld(seat, MeldKind.LONG, ids)
-            how = "ti"
-        elif p.ti and wei is not None:
-            ids = self._upgrade(seat, wei, MeldKind.LONG, cid)
-            how = "ti"
-        elif p.wei and c == 2:
-            ids = (*(self._take_kind(seat, k) for _ in range(2)), cid)
-            self._add_meld(seat, MeldKind.WEI, ids)
-            how = "wei"
-        else:
-            return False
-        self.log.append(Claimed(seat=seat, how=how, card=cid, melds=(tuple(sorted(ids)),), guo=()))
-        self._after_claim_or_deal(seat)
-        return True
-
-    def _meld_index(self, seat: int, kind: MeldKind, k: int) -> int | None:
-        """Index of the seat's table meld of ``kind`` made of kind ``k``, if any."""
-        for i, m in enumerate(self.melds[seat]):
-            if m.kind == kind.value and m.kinds[0] == k:
-                return i
-        return None
-
-    def _pao_meld(self, seat: int, offer: Offer) -> int | None:
-        """The 偎 (any offer) or 碰 (a reveal) that 跑 would grow with the card on offer (``play.pao``)."""
-        if not self.rules.play.pao:
-            return None
-        wei = self._meld_index(seat, MeldKind.WEI, offer.kind)
-        if wei is not None or offer.source != "reveal":
-            return wei
-        return self._meld_index(seat, MeldKind.PENG, offer.kind)
-
-    def _upgrade(self, seat: int, i: int, kind: MeldKind, cid: int) -> tuple[int, ...]:
-        """Grow table meld ``i`` of ``seat`` by card ``cid`` into a four of ``kind`` (跑 or 提)."""
-        old = self.melds[seat][i]
-        ids = tuple(sorted((*old.ids, cid)))
-        kinds = tuple(sorted((*old.kinds, kind_of(cid))))
-        self.melds[seat][i] = TableMeld(kind=kind.value, kinds=kinds, ids=ids)
-        objs = list(self._meld_objs[seat])
-        objs[i] = Meld(kind, kinds)
-        self._meld_objs[seat] = tuple(objs)
-        self.quads[seat] += 1
-        self._hu_memo[seat].clear()
-        return ids
 
     def _offer(self, offer: Offer) -> None:
         self.offer = offer
@@ -330,17 +279,17 @@ class GameState:
         skip_after = p.ba_kuai and self.skips[seat] < quads_after - 1
         if c[k] == 3 and (not own or p.zhao_on_own_draw) and (skip_after or size - 3 >= 1):
             out.append(Zhao(seat=seat))
-        elif c[k] < 3 and (skip_after or size >= 1) and self._pao_meld(seat, offer) is not None:
+        elif c[k] < 3 and (skip_after or size >= 1) and wei.pao_meld(self, seat, offer) is not None:
             out.append(Zhao(seat=seat))  # 跑 onto a 偎 or 碰
         need = 0 if self._skip_due(seat) else 1
         blocked = p.guo_zhang and k in self.guo[seat]
         if c[k] == 2 and not blocked and size - 2 >= need:
             out.append(Peng(seat=seat))
-        may_chi = own or (offer.source == "discard" and seat == self._next[offer.owner])
+        may_chi = own or (seat == self._next[offer.owner] and (offer.source == "discard" or p.chi_next_reveal))
         forced = (p.peng_mandatory and any(isinstance(a, Peng) for a in out)) or (
             p.zhao_mandatory and any(isinstance(a, Zhao) for a in out))
         if p.chi and may_chi and not blocked and not forced:  # 有碰必碰/有招必招: no 吃 instead
-            out.extend(chi_options(seat, c, k, bi_pai=p.bi_pai, need_left=need))
+            out.extend(chi_options(seat, c, k, bi_pai=p.bi_pai, need_left=need, bi_jiao=p.bi_jiao))
         return out
 
     def _discard_options(self, seat: int) -> list[Action]:
@@ -410,7 +359,7 @@ class GameState:
     def _apply_discard(self, action: Action) -> Event:
         seat = action.seat
         if isinstance(action, Hu):
-            self._win(seat, None, WinFlags(tianhu=True))
+            self._win(seat, None, WinFlags(tianhu=True, self_drawn=self.rules.win.tianhu_self_drawn))
             assert isinstance(self.log[-1], HandEnded)
             return self.log[-1]
         assert isinstance(action, Discard | Bao)
@@ -444,8 +393,14 @@ class GameState:
                 if peng or (chi and win is None):
                     self.guo[seat].add(offer.kind)
                     guo.append((seat, offer.kind))
+        for seat, act in self.choices.items():
+            if isinstance(act, Pass) and any(isinstance(a, Peng) for a in self.options[seat]):
+                self.passed_peng[seat].add(offer.kind)
         self.options = {}
         self.choices = {}
+        if win is None and self.forced is not None:
+            wei.take(self, offer.owner, offer.card, self.forced)
+            return
         if win is None:
             self._not_taken(offer, tuple(guo))
             return
@@ -463,9 +418,9 @@ class GameState:
             self._win(seat, offer.kind, flags)
             return
         melds: list[tuple[int, ...]] = []
-        pao = self._pao_meld(seat, offer) if isinstance(win, Zhao) and self.counts[seat][offer.kind] < 3 else None
+        pao = wei.pao_meld(self, seat, offer) if isinstance(win, Zhao) and self.counts[seat][offer.kind] < 3 else None
         if pao is not None:
-            melds.append(self._upgrade(seat, pao, MeldKind.ZHAO, offer.card))
+            melds.append(wei.upgrade(self, seat, pao, MeldKind.ZHAO, offer.card))
         elif isinstance(win, Zhao):
             ids = (*(self._take_kind(seat, offer.kind) for _ in range(3)), offer.card)
             self._add_meld(seat, MeldKind.ZHAO, ids)

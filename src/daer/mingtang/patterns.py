@@ -215,7 +215,10 @@ def _kun(ctx: WinContext) -> bool:
 
 @pattern("duidui", "对对胡", "only three/four of a kind (and the pair): no run, no 绞")
 def _duidui(ctx: WinContext) -> bool:
-    return not ctx.kinds(GroupKind.RUN, GroupKind.JIAO)
+    # 「手中的牌全部为跑起，提起，碰起，偎起」: every card, so an instant win's loose cards (in no 列) rule it
+    # out, bar one pair (the 将 of a hand with quads)
+    loose = ctx.loose
+    return not ctx.kinds(GroupKind.RUN, GroupKind.JIAO) and (not loose or (len(loose) == 2 and loose[0] == loose[1]))
 
 
 @pattern("wu_duidui", "乌对对", "all black and 对对胡 (10番 together)", supersedes=("wu_hu", "duidui"))

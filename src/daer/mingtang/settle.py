@@ -10,7 +10,7 @@ then the first in the enumeration's fixed order).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from daer.cards import Counts, is_red
 from daer.hands.analysis import check_cards, evaluate
@@ -194,6 +194,8 @@ def settle_instant(rules: Ruleset, hand: Counts, groups: tuple[Group, ...], hu: 
     counts for 红/乌/黑 and the other card-counting 名堂, the loose ones (in no 列) included.
     """
     flags = flags or WinFlags()
+    if rules.win.tianhu_self_drawn:  # 天胡为自摸 (跑胡子): 3提 / 5坎 is a 天胡
+        flags = replace(flags, self_drawn=True)
     left = list(hand)
     for g in groups:
         for k in g.cards:

@@ -89,6 +89,8 @@ class WinRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """So many 坎 in the dealt hand win at once (5坎); 0 is off."""
     on_discard: bool = True
     """A player may win on another's discard; False: only on a card revealed from the stock (跑胡子)."""
+    tianhu_self_drawn: bool = False
+    """天胡为自摸 (跑胡子): a 天胡 — the dealer's dealt hand, or 3提/5坎 at the deal — counts as self-drawn (自摸)."""
 
 
 class PlayRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -106,6 +108,11 @@ class PlayRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """过张: a kind passed up for 吃 or 碰 cannot be taken that way again this hand (胡 still can)."""
     bi_pai: bool = True
     """比牌: after 吃, every remaining copy of the eaten kind must be laid down in 列 (not for 绞)."""
+    bi_jiao: bool = False
+    """比牌 after a 吃 whose 列 is a 绞 too (跑胡子: no copy of the eaten kind may stay in the hand)."""
+    chi_next_reveal: bool = False
+    """The seat after the revealer may 吃 a card revealed from the stock, not only the revealer himself
+    (跑胡子: 「吃：上家或自己摸起的牌」); the revealer's 吃 goes first."""
     ba_kuai: bool = True
     """八块: after a second and later 招/垅, no discard; the next player draws."""
     wei: bool = False
@@ -117,6 +124,12 @@ class PlayRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True)
     pao: bool = False
     """跑 (跑胡子): besides a concealed 坎, a 偎 takes the fourth card from anyone's reveal or discard and
     a 碰 from any reveal, as a 招 (跑) claim; with ``zhao_mandatory`` it must."""
+    chou_wei: bool = False
+    """臭偎 (跑胡子): a 偎 of a kind its owner passed up for 碰 is a 臭偎 and is laid face up even where
+    ``wei_hidden`` lays a 偎 face down (the others saw the 碰 passed)."""
+    wei_hidden: bool = False
+    """偎 face down (跑胡子): only its owner sees the kind of a 偎 (and its revealed card); a later 提/跑 of it
+    shows it."""
     bao: bool = False
     """报牌 (古蔺): a player whose discard leaves a ready hand may declare it; the hand is then locked
     (only 胡 or 过, no 吃/碰/招, mandatory ones included) and a win counts the 报 番."""
