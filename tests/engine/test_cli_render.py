@@ -24,6 +24,7 @@ from daer.cli.render import (
     grouped_hand,
     hand_groups,
     menu_lines,
+    narrate,
     print_hand_end,
     render_view,
     turn_line,
@@ -32,6 +33,7 @@ from daer.cli.render import (
 from daer.cli.terms import LEGEND_EN, TERMS
 from daer.engine import GameState, new_hand
 from daer.engine.actions import Chi, Discard, Peng
+from daer.engine.events import Claimed, Discarded
 from daer.rules import find_rules
 
 RUNNER = CliRunner()
@@ -240,3 +242,18 @@ def test_an_instant_win_is_explained_with_its_name_and_payments() -> None:
     zh = _end(st, 0, "zh")
     assert f"1号位胡了（{st.result.name}）" in zh and f"砌牌即胡: {st.result.name}" in zh
     assert zh.count("(输家付赢家)") == 2 and "谁付谁" in zh
+
+
+def test_narration_calls_the_player_you_and_names_the_bi() -> None:
+    chi = Claimed(seat=1, how="chi", card=ids("五")[0], melds=(ids("三四五"), ids("五五伍")))
+    assert narrate(chi, "zh") == "1号位吃 三四五 比 五五伍"
+    assert narrate(chi, "en") == "seat 1: chow x3 x4 x5 + bi (must also lay down) x5 x5 d5"
+    assert narrate(chi, "zh", me=1) == "你吃 三四五 比 五五伍"
+    out = Discarded(seat=0, card=ids("七")[0])
+    assert narrate(out, "en", me=0) == "you discard x7" and narrate(out, "en", me=1) == "seat 0 discards x7"
+    assert narrate(out, "zh", me=0) == "你打出 七"
+    st = ready_hand()
+    st.apply(Discard(seat=0, kind=K["拾"]))
+    if st.phase == "claim":
+        assert "桌上的牌：拾（你打出）" in render_view(st.view(0, log=False))
+        assert "on offer: d10 (discarded by seat 0)" in render_view(st.view(1, log=False), lang="en")

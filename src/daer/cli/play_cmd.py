@@ -115,7 +115,8 @@ class _Game:
             view = state.view(me, log=False)
             action = self.ask(view)
             state.apply(action)
-            if isinstance(action, Discard | Bao) and not state.over:
+            if isinstance(action, Discard | Bao) and not state.over:  # one card short now: say what it waits for
+                shown = self.narrate(state.view(me), shown)
                 after = state.view(me, log=False)
                 if line := waits_line(after, self.rules, self.lang, self.console.width):
                     self.console.print(line, highlight=False)
@@ -128,7 +129,7 @@ class _Game:
     def narrate(self, view: View, shown: int) -> int:
         """Print the events since ``shown``; the new count."""
         for ev in view.log[shown:]:
-            if line := narrate(ev, self.lang):
+            if line := narrate(ev, self.lang, self.me):
                 self.console.print(f"[dim]{line}[/dim]", highlight=False)
         return len(view.log)
 

@@ -144,8 +144,10 @@ def offer_text(view: View, lang: str) -> str:
     rev = view.offer.source == "reveal"
     card, owner = fmt([view.offer.kind], lang), view.offer.owner
     if lang == "en":
-        return f"on offer: {card} ({'revealed' if rev else 'discarded'} by seat {owner})"
-    return f"桌上的牌：{card}（{owner}号位{'翻出' if rev else '打出'}）"
+        by = "you" if owner == view.seat else f"seat {owner}"
+        return f"on offer: {card} ({'revealed' if rev else 'discarded'} by {by})"
+    by = "你" if owner == view.seat else f"{owner}号位"
+    return f"桌上的牌：{card}（{by}{'翻出' if rev else '打出'}）"
 
 
 def turn_line(view: View, lang: str) -> str:
@@ -253,24 +255,38 @@ def bi_note(view: View, lang: str) -> str:
     return BI_EN if lang == "en" else BI_ZH
 
 
-def narrate(ev: Event, lang: str) -> str:
-    """One public event in words ('' for events not worth a line)."""
+def narrate(ev: Event, lang: str, me: int | None = None) -> str:
+    """One public event in words ('' for events not worth a line); seat ``me`` is called 你 / you."""
     en = lang == "en"
+
+    def who(seat: int) -> str:
+        if seat == me:
+            return "you" if en else "你"
+        return f"seat {seat}" if en else f"{seat}号位"
+
+    def does(seat: int, verb: str) -> str:  # English: "you discard" / "seat 1 discards"
+        return f"{who(seat)} {verb if seat == me else verb + 's'}"
+
     if isinstance(ev, Discarded):
         card = fmt([kind_of(ev.card)], lang)
-        return f"seat {ev.seat} discards {card}" if en else f"{ev.seat}号位打出 {card}"
+        return f"{does(ev.seat, 'discard')} {card}" if en else f"{who(ev.seat)}打出 {card}"
     if isinstance(ev, Revealed):
         card = fmt([kind_of(ev.card)], lang)
-        return f"seat {ev.seat} reveals {card} ({ev.left} left)" if en else f"{ev.seat}号位翻牌 {card}（墩剩{ev.left}）"
+        return f"{does(ev.seat, 'reveal')} {card} ({ev.left} left)" if en else \
+            f"{who(ev.seat)}翻牌 {card}（墩剩{ev.left}）"
     if isinstance(ev, Claimed):
-        cards = (", " if en else " ").join(fmt([kind_of(c) for c in m], lang) for m in ev.melds)
-        return f"seat {ev.seat} claims: {term(ev.how, lang)} {cards}" if en else \
-            f"{ev.seat}号位{term(ev.how, lang)} {cards}"
+        main, *bi = [fmt([kind_of(c) for c in m], lang) for m in ev.melds]
+        text = f"{term(ev.how, lang)} {main}"
+        if bi and ev.how == "chi":  # the 比 laid down with the 吃
+            text += (" + " if en else " ") + f"{term('bi', lang)} " + (", " if en else " ").join(bi)
+        elif bi:
+            text += (", " if en else " ") + (", " if en else " ").join(bi)
+        return f"{who(ev.seat)}: {text}" if en else f"{who(ev.seat)}{text}"
     if isinstance(ev, LongDeclared):
         cards = fmt([kind_of(c) for c in ev.cards], lang)
-        return f"seat {ev.seat} lays down a dealt kong (垅) {cards}" if en else f"{ev.seat}号位亮垅 {cards}"
+        return f"{does(ev.seat, 'lay')} down a dealt kong (垅) {cards}" if en else f"{who(ev.seat)}亮垅 {cards}"
     if isinstance(ev, Declared):
-        return f"seat {ev.seat} declares ready (报牌)" if en else f"{ev.seat}号位报牌"
+        return f"{does(ev.seat, 'declare')} ready (报牌)" if en else f"{who(ev.seat)}报牌"
     if isinstance(ev, NotTaken):
         card = fmt([kind_of(ev.card)], lang)
         return f"nobody takes {card}" if en else f"没人要 {card}"
