@@ -3,6 +3,7 @@ terminal, English words, and the settlement explained as `daer score` explains i
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from daer.bots import HeuristicBot, RandomBot
 from daer.bots.runner import play_hand
 from daer.cards import format_kinds, parse_kinds
 from daer.cli.main import app
+from daer.cli.play_cmd import TerminalPlayer
 from daer.cli.render import (
     action_menu,
     action_text,
@@ -33,7 +35,7 @@ from daer.cli.render import (
 from daer.cli.terms import LEGEND_EN, TERMS
 from daer.engine import GameState, new_hand
 from daer.engine.actions import Chi, Discard, Peng
-from daer.engine.events import Claimed, Discarded
+from daer.engine.events import Claimed, Discarded, NotTaken
 from daer.rules import find_rules
 
 RUNNER = CliRunner()
@@ -79,13 +81,17 @@ def test_turn_line_and_waits_at_the_discard_and_after_it() -> None:
     assert turn_line(me, "zh") == ">> 轮到你出牌：打一张"
     assert turn_line(st.view(1, log=False), "zh") == ">> 轮到0号位出牌"
     assert turn_line(me, "en") == ">> your turn: discard a card"
-    assert "拾 → 十(15胡)" in waits_line(me, LUZHOU, "zh")
-    assert "d10 → x10(15 hu)" in waits_line(me, LUZHOU, "en")
+    assert "拾 → 十(15胡·剩4)" in waits_line(me, LUZHOU, "zh")  # 十 is in the others' hands: unseen by seat 0
+    assert "d10 → x10 (15 hu, 4 left)" in waits_line(me, LUZHOU, "en")
     st.apply(Discard(seat=0, kind=K["拾"]))
     after = st.view(0, log=False)
     # one card short and not asked anything: the waits are still shown, not only at the discard prompt
-    assert waits_line(after, LUZHOU, "zh") == "叫牌：十(15胡)"
-    assert waits_line(after, LUZHOU, "en") == "you are waiting for (叫牌): x10(15 hu)"
+    assert waits_line(after, LUZHOU, "zh") == "叫牌：十(15胡·剩4)"
+    assert waits_line(after, LUZHOU, "en") == "you are waiting for (叫牌): x10 (15 hu, 4 left)"
+    # a wait whose every copy is in sight is dead, and says so
+    dead = msgspec.structs.replace(after, discards=(*after.discards, *((1, c) for c in ids("十十十十"))))
+    assert waits_line(dead, LUZHOU, "zh") == "叫牌：十(15胡·没了)"
+    assert waits_line(dead, LUZHOU, "en") == "you are waiting for (叫牌): x10 (15 hu, none left)"
     if after.phase == "claim":
         assert turn_line(after, "zh") == ">> 等其他家决定要不要 拾"
         asked = next(s for s in (1, 3) if st.view(s, log=False).to_act)
@@ -257,3 +263,23 @@ def test_narration_calls_the_player_you_and_names_the_bi() -> None:
     if st.phase == "claim":
         assert "桌上的牌：拾（你打出）" in render_view(st.view(0, log=False))
         assert "on offer: d10 (discarded by seat 0)" in render_view(st.view(1, log=False), lang="en")
+
+
+def test_a_claim_beaten_by_a_higher_one_is_explained_to_the_player() -> None:
+    st = ready_hand()
+    console = Console(record=True, width=80, file=io.StringIO())
+    game = TerminalPlayer(console, 1, {}, LUZHOU, "zh")
+    game.claiming = Chi(seat=1, hand=(K["九"], K["十"]))
+    taken = Claimed(seat=3, how="peng", card=ids("八")[0], melds=(ids("八八八"),))
+    view = msgspec.structs.replace(st.view(1), log=(taken,))
+    assert game.narrate(view, 0) == 1
+    text = console.export_text()
+    assert "3号位碰 八八八" in text and "3号位的碰优先，你的吃没有成" in text
+    assert game.claiming is None
+    game.lang = "en"
+    game.claiming = Chi(seat=1, hand=(K["九"], K["十"]))
+    game.narrate(view, 0)
+    assert "seat 3's pong comes before your chow: hu > kong > pong > chow" in console.export_text()
+    game.claiming = Chi(seat=1, hand=(K["九"], K["十"]))
+    game.narrate(msgspec.structs.replace(view, log=(NotTaken(card=ids("八")[0]),)), 0)
+    assert game.claiming is None and console.export_text().count("comes before") == 0  # export_text cleared

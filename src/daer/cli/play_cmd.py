@@ -13,6 +13,7 @@ from daer.bots.base import Bot
 from daer.cli.options import bot_list, check_lang, ruleset_option, seat_option
 from daer.cli.render import (
     action_menu,
+    beaten_line,
     bi_note,
     menu_lines,
     narrate,
@@ -23,7 +24,8 @@ from daer.cli.render import (
 )
 from daer.cli.terms import LEGEND_EN
 from daer.engine import GameState, View, dumps, record_of
-from daer.engine.actions import Action, Bao, Discard
+from daer.engine.actions import Action, Bao, Chi, Discard, Peng, Zhao
+from daer.engine.events import Claimed, NotTaken
 from daer.engine.match import Match
 from daer.rules.model import Ruleset
 from daer.scoring import seats_of
@@ -62,7 +64,7 @@ def play(
     opponents = {s: make_bot(names[i % len(names)], f"{seed}:{s}", rules=ruleset) for i, s in enumerate(others)}
     if lang == "en":
         console.print(LEGEND_EN + "\n", highlight=False)
-    game = _Game(console, seat, opponents, ruleset, lang)
+    game = TerminalPlayer(console, seat, opponents, ruleset, lang)
     try:
         for n in range(hands):
             state = match.deal()
@@ -91,12 +93,14 @@ def first_dealer(rules: Ruleset, seat: int) -> int:
     return 0
 
 
-class _Game:
+class TerminalPlayer:
     """One player at the terminal: narrates the table, prompts for the player's choices, explains each end."""
 
     def __init__(self, console: Console, me: int, bots: dict[int, Bot], rules: Ruleset, lang: str) -> None:
         self.console, self.me, self.bots, self.rules, self.lang = console, me, bots, rules, lang
         self.bi_explained = False
+        self.claiming: Action | None = None
+        """The player's 吃/碰/招 on the card on offer, until the claims are resolved."""
 
     def play_hand(self, state: GameState) -> None:
         """Play one hand to its end, then print the table and the settlement."""
@@ -115,6 +119,7 @@ class _Game:
             view = state.view(me, log=False)
             action = self.ask(view)
             state.apply(action)
+            self.claiming = action if isinstance(action, Chi | Peng | Zhao) else None
             if isinstance(action, Discard | Bao) and not state.over:  # one card short now: say what it waits for
                 shown = self.narrate(state.view(me), shown)
                 after = state.view(me, log=False)
@@ -131,6 +136,10 @@ class _Game:
         for ev in view.log[shown:]:
             if line := narrate(ev, self.lang, self.me):
                 self.console.print(f"[dim]{line}[/dim]", highlight=False)
+            if isinstance(ev, Claimed | NotTaken) and self.claiming is not None:
+                if isinstance(ev, Claimed) and ev.seat != self.me:
+                    self.console.print(beaten_line(self.claiming, ev, self.lang), highlight=False)
+                self.claiming = None
         return len(view.log)
 
     def ask(self, view: View) -> Action:

@@ -11,7 +11,7 @@ import io
 from rich.cells import cell_len
 from rich.console import Console
 
-from daer.cards import N_KINDS, format_kinds, kind_of
+from daer.cards import COPIES, N_KINDS, format_kinds, kind_of
 from daer.cli.explain import hand_result, print_result, print_settlement
 from daer.cli.terms import BI_EN, BI_ZH, INSTANT_EN, term
 from daer.engine.actions import Action, Bao, Chi, Discard, Hu, Pass, Peng, Zhao
@@ -134,7 +134,8 @@ def render_view(view: View, *, lang: str = "zh", width: int = 80) -> str:
         groups = [fmt(g, lang) for g in hand_groups(view.hand)]
         lines += wrap_items("your hand: " if en else "你的手牌：", groups, width, indent=11 if en else 10)
         if view.guo:
-            lines.append(("passed (过张, no chow/pong of these again): " if en else "过张：") + fmt(view.guo, lang))
+            lines.append(f"passed (过张): {fmt(view.guo, lang)} — no chow or pong of these again this hand" if en
+                         else f"过张：{fmt(view.guo, lang)}（这手不能再吃、碰）")
     return "\n".join(lines)
 
 
@@ -165,36 +166,61 @@ def turn_line(view: View, lang: str) -> str:
     return f">> waiting for the others to take or pass {card}" if en else f">> 等其他家决定要不要 {card}"
 
 
-def _waits_of(view: View, rules: Ruleset, counts: list[int], lang: str) -> str:
+def unseen(view: View) -> list[int]:
+    """Copies of each kind the seat has not seen: not in its hand, on the table, in the discards, on offer or dead."""
+    left = [COPIES] * N_KINDS
+    seen = [kind_of(c) for c in view.hand] + [kind_of(c) for _, c in view.discards]
+    seen += [k for seat in view.melds for m in seat for k in m.kinds]
+    if view.offer is not None:
+        seen.append(view.offer.kind)
+    if view.dead:  # 隆昌's dead bottom cards are never played
+        seen += [kind_of(c) for c in view.bottoms]
+    for k in seen:
+        left[k] -= 1
+    return [max(0, n) for n in left]
+
+
+def _waits_of(view: View, rules: Ruleset, counts: list[int], left: list[int], lang: str) -> list[str]:
+    """``十(15胡·剩2)`` for each winning kind: its 胡 and how many copies the seat has not seen yet."""
     assert view.seat is not None
     melds = tuple(Meld(MeldKind(m.kind), m.kinds) for m in view.melds[view.seat])
-    found = [w for w in waits(rules, tuple(counts), melds) if w.hu >= rules.win.min_hu]
-    return " ".join(f"{fmt([w.kind], lang)}({w.hu}{' hu' if lang == 'en' else '胡'})" for w in found)
+    out = []
+    for w in waits(rules, tuple(counts), melds):
+        if w.hu < rules.win.min_hu:
+            continue
+        n = left[w.kind]
+        if lang == "en":
+            out.append(f"{fmt([w.kind], lang)} ({w.hu} hu, {n or 'none'} left)")
+        else:
+            out.append(f"{fmt([w.kind], lang)}({w.hu}胡·{f'剩{n}' if n else '没了'})")
+    return out
 
 
 def waits_line(view: View, rules: Ruleset, lang: str, width: int = 80) -> str:
     """叫牌 with their 胡 when the seat is one card short (or, at its discard, after each discard that leaves it so).
 
-    Several lines when needed, broken between discards, to fit ``width`` cells.
+    Each winning card says how many copies are still unseen (none: a dead wait).  Several lines when needed,
+    broken between items, to fit ``width`` cells.
     """
     if view.seat is None or view.phase == "over":
         return ""
     counts = _counts(view.hand)
+    left = unseen(view)
     if view.phase == "discard" and view.actor == view.seat and view.to_act:
         out = []
         for kind in sorted({a.kind for a in view.legal if isinstance(a, Discard | Bao)}):
             counts[kind] -= 1
-            if ws := _waits_of(view, rules, counts, lang):
-                out.append(f"{fmt([kind], lang)} → {ws}")
+            if ws := _waits_of(view, rules, counts, left, lang):
+                out.append(f"{fmt([kind], lang)} → {' '.join(ws)}")
             counts[kind] += 1
         if not out:
             return ""
         head = "waits after discarding: " if lang == "en" else "叫牌提示：打 "
         return "\n".join(wrap_items(head, out, width, sep="; ", indent=4))
-    ws = _waits_of(view, rules, counts, lang)
+    ws = _waits_of(view, rules, counts, left, lang)
     if not ws:
         return ""
-    return "\n".join(wrap_items("you are waiting for (叫牌): " if lang == "en" else "叫牌：", ws.split(" "), width,
+    return "\n".join(wrap_items("you are waiting for (叫牌): " if lang == "en" else "叫牌：", ws, width,
                                 sep=" ", indent=4))
 
 
@@ -291,6 +317,19 @@ def narrate(ev: Event, lang: str, me: int | None = None) -> str:
         card = fmt([kind_of(ev.card)], lang)
         return f"nobody takes {card}" if en else f"没人要 {card}"
     return ""
+
+
+def beaten_line(mine: Action, taken: Claimed, lang: str) -> str:
+    """Why the player's 吃/碰/招 did not happen: another seat's claim came first.
+
+    Claims go by 胡 > 招 > 碰 > 吃; between equals, the revealer first, then the nearest seat.
+    """
+    key = "chi" if isinstance(mine, Chi) else "zhao" if isinstance(mine, Zhao) else "peng"
+    if lang == "en":
+        return (f"(seat {taken.seat}'s {term(taken.how, lang)} comes before your {term(key, lang)}: "
+                "hu > kong > pong > chow, then the nearest seat)")
+    return (f"（{taken.seat}号位的{term(taken.how, lang)}优先，你的{term(key, lang)}没有成："
+            "胡 > 招 > 碰 > 吃，同级先近家）")
 
 
 _FLAG = {
