@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 from engine_decks import make_deck
+from typer.testing import CliRunner
 from variant_helpers import ctx
 
 from daer.bots import RandomBot
 from daer.bots.runner import play_hand
 from daer.calculator import score
 from daer.cards import format_kinds, parse_kinds
+from daer.cli.main import app
 from daer.engine import Chi, Discard, GameState, Hu, Pass, Peng, Zhao, new_hand
 from daer.engine.claims import chi_options
 from daer.engine.events import Claimed
@@ -396,3 +398,10 @@ def test_diao_jiang_a_ti_without_a_pair_waits_on_its_lone_card() -> None:
     assert [m.kind for m in st.melds[1]] == ["long"]  # the dealt 提 is laid down at seat 1's first reveal
     assert st.can_hu(1, K["五"]) == 30
     assert [k for k in range(20) if st.can_hu(1, k) is not None] == [K["五"]]
+
+
+def test_daer_play_paohuzi_plays_a_whole_hand() -> None:
+    """``daer play --rules paohuzi`` still plays: a whole hand through the terminal, 吃 and 比 offered."""
+    res = CliRunner().invoke(app, ["play", "--rules", "paohuzi", "--seed", "1"], input="1\n" * 300)
+    assert res.exit_code == 0, res.output
+    assert "吃" in res.output and "谁付谁" in res.output

@@ -22,6 +22,7 @@ TERMS: dict[str, tuple[str, str]] = {
     "long": ("垅", "dealt kong"),
     "chi": ("吃", "chow"),
     "wei": ("偎", "wei (drawn pong)"),
+    "chou_wei": ("臭偎", "open wei (pong passed up before)"),
     "ti": ("提", "ti (kong from hand)"),
     "pao": ("跑", "pao (kong)"),
     "bi": ("比", "bi (must also lay down)"),
