@@ -101,9 +101,9 @@ def test_turn_line_and_waits_at_the_discard_and_after_it() -> None:
 def test_the_dijia_is_listed_as_sitting_out_and_never_paying() -> None:
     st = ready_hand()
     zh = render_view(st.view(0, log=False), lang="zh")
-    assert "2号位(底家): 这手坐底，不打牌，也不付钱" in zh
+    assert "2号位(底家): 这手坐底：不打牌、不付钱，只收钱" in zh
     en = render_view(st.view(0, log=False), lang="en")
-    assert "seat 2 (dijia): sits this hand out (plays no card, pays nothing)" in en
+    assert "seat 2 (dijia): sits this hand out: plays no card, pays nothing, is paid" in en
     assert "seat 0 (dealer, you): 21 cards" in en
 
 
@@ -283,3 +283,25 @@ def test_a_claim_beaten_by_a_higher_one_is_explained_to_the_player() -> None:
     game.claiming = Chi(seat=1, hand=(K["九"], K["十"]))
     game.narrate(msgspec.structs.replace(view, log=(NotTaken(card=ids("八")[0]),)), 0)
     assert game.claiming is None and console.export_text().count("comes before") == 0  # export_text cleared
+
+
+def test_dead_bottom_cards_are_shown_as_out_of_play() -> None:
+    rules = find_rules("longchang")
+    st = new_hand(rules, seed=5)
+    view = st.view(0, log=False)
+    assert view.dead  # 隆昌's two dead bottom cards (table.dead_cards)
+    assert "（翻开不用）" in render_view(view) and "(out of play)" in render_view(view, lang="en")
+    plain = render_view(new_hand(LUZHOU, seed=5).view(0, log=False))
+    assert "底牌" in plain and "翻开不用" not in plain
+
+
+def test_a_draw_with_no_payment_says_nobody_pays() -> None:
+    rules = find_rules("paohuzi")
+    for seed in range(40):
+        st = new_hand(rules, seed=seed)
+        play_hand(st, {s: HeuristicBot(rules, seed) for s in range(3)})
+        if st.result is not None and st.result.winner is None:
+            assert st.settlement is not None and not st.settlement.payments
+            assert "谁付谁: 没有人付钱" in _end(st, 0, "zh") and "who pays whom: nobody pays" in _end(st, 0, "en")
+            return
+    pytest.fail("no 黄牌 in 40 跑胡子 hands")

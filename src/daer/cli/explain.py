@@ -37,6 +37,7 @@ _T = {
     "instant": ("砌牌即胡", "instant win"),
     "how": ("算法", "arithmetic"),
     "pays": ("谁付谁", "who pays whom"),
+    "nobody": ("没有人付钱", "nobody pays"),
 }
 _ROLE = {"winner": ("赢家", "winner"), "dijia": ("底家", "dijia (sits out)"), "loser": ("输家", "loser")}
 
@@ -114,8 +115,7 @@ def print_settlement(console: Console, r: dict[str, Any], en: bool, label: SeatL
     for seat, (pts, role) in enumerate(zip(points["seats"], points["roles"], strict=True)):
         table.add_row(label(seat, role), f"{pts:+d}" if isinstance(pts, int) else f"{pts:+}")
     console.print(table)
-    if r["payments"]:
-        console.print(f"{t('pays', en)}:")
+    console.print(f"{t('pays', en)}:" if r["payments"] else f"{t('pays', en)}: {t('nobody', en)}")
     for p in r["payments"]:
         payer = label(p["from"], points["roles"][p["from"]])
         payee = label(p["to"], points["roles"][p["to"]])

@@ -114,7 +114,11 @@ def render_view(view: View, *, lang: str = "zh", width: int = 80) -> str:
     lines = []
     shown = view.bottoms or ((view.bottom,) if view.bottom is not None else ())
     bottom = fmt([kind_of(c) for c in shown], lang) if shown else "-"  # 隆昌: two dead bottom cards
-    lines.append(f"stock {view.stock} · bottom card {bottom}" if en else f"墩 {view.stock} · 底牌 {bottom}")
+    if view.dead:  # 隆昌: the bottom cards are turned up and never played
+        lines.append(f"stock {view.stock} · dead bottom cards {bottom} (out of play)" if en
+                     else f"墩 {view.stock} · 底牌 {bottom}（翻开不用）")
+    else:
+        lines.append(f"stock {view.stock} · bottom card {bottom}" if en else f"墩 {view.stock} · 底牌 {bottom}")
     for seat in view.players:
         head = f"  {seat_name(view, seat, lang)}: " + (
             f"{view.hand_sizes[seat]} cards" if en else f"{view.hand_sizes[seat]}张")
@@ -126,8 +130,8 @@ def render_view(view: View, *, lang: str = "zh", width: int = 80) -> str:
         if disc:
             lines += wrap_items("      " + ("discards: " if en else "弃牌："), disc, width, sep=" " if en else "")
     if view.dijia is not None:
-        lines.append(f"  {seat_name(view, view.dijia, lang)}: "
-                     + ("sits this hand out (plays no card, pays nothing)" if en else "这手坐底，不打牌，也不付钱"))
+        sits = "sits this hand out: plays no card, pays nothing, is paid" if en else "这手坐底：不打牌、不付钱，只收钱"
+        lines.append(f"  {seat_name(view, view.dijia, lang)}: {sits}")
     if view.offer is not None and view.phase == "claim":
         lines.append(offer_text(view, lang))
     if view.seat is not None and view.hand:
