@@ -6,6 +6,7 @@ import asyncio
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -213,3 +214,30 @@ def test_new_room_codes_are_twelve_characters(server: Server) -> None:
     _, r = post(f"{server.url}/api/rooms", {"name": "A"})
     assert len(r["code"]) == 12
     assert json.dumps(r["code"]).isascii()
+
+
+@pytest.mark.slow
+def test_rooms_of_search_bots_do_not_stall_other_rooms(tmp_path: Path) -> None:
+    srv = Server(tmp_path / "daer.db").start()
+    try:
+        def all_bots(bot: str) -> str:
+            _, r = post(f"{srv.url}/api/rooms", {"name": "A", "config": {"timer": 0, "hands": 1, "bot": bot}})
+            c = Client(srv, r["code"], r["token"])
+            c.cmd("start")
+            c.cmd("leave")
+            return str(r["code"])
+
+        for _ in range(8):
+            all_bots("search:2000")
+        code = all_bots("normal")
+        start = time.monotonic()
+        while time.monotonic() - start < 120:
+            _status, info = get(f"{srv.url}/api/rooms/{code}")
+            if info["room"]["status"] == "finished":
+                break
+            time.sleep(0.5)
+        assert info["room"]["status"] == "finished"
+        print(f"a heuristic table finished its hand in {time.monotonic() - start:.1f} s beside 8 search:2000 rooms")
+        assert "Traceback" not in srv.log.read_text()
+    finally:
+        srv.stop()

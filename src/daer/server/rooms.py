@@ -130,6 +130,7 @@ class Room:
     think: int = 0
     """Number of the bot decision under way: a late answer of an earlier one is ignored."""
     watchdog: asyncio.TimerHandle | None = None
+    future: asyncio.Future[Action] | None = None
     touched: float = field(default_factory=time.monotonic)
     """When anything last changed (the expiry sweep's clock)."""
     creator: str = ""
@@ -496,7 +497,9 @@ class Room:
                 self.thinking = True
                 self.think += 1
                 loop = asyncio.get_event_loop()
-                future = loop.run_in_executor(None, bot.choose, view)
+                # search bots think in their own small pool: hard rooms cannot hold the other rooms' workers
+                future = loop.run_in_executor(bounds.pool_for(bot), bot.choose, view)
+                self.future = future
                 v, n = self.version, self.think
                 future.add_done_callback(functools.partial(self._chosen, seat=s, view=view, version=v, think=n))
                 self.watchdog = loop.call_later(bounds.BOT_HARD_CAP, functools.partial(
@@ -511,6 +514,8 @@ class Room:
             return
         log.warning("room %s: bot overdue at seat %d; playing the heuristic choice", self.code, seat)
         self.think += 1  # its late answer is ignored
+        if self.future is not None:
+            self.future.cancel()  # a choice still queued for a worker never starts
         self.thinking = False
         try:
             action = self.auto_bots[seat].choose(view)
