@@ -210,13 +210,38 @@ def test_ba_kuai_off_still_discards() -> None:
 DEALER_PAIRS = PAIRS + "捌"
 
 
+THREE_LONGS = {0: DEALER_PAIRS, 1: "二四五七八九十壹贰叁肆伍陆柒捌玖二四五七",
+               3: "一一一一三三三三六六六六八八九九壹壹叁叁"}
+
+
 def test_instant_win_three_longs() -> None:
-    hands = {0: DEALER_PAIRS, 1: "二四五七八九十壹贰叁肆伍陆柒捌玖二四五七",
-             3: "一一一一三三三三六六六六八八九九壹壹叁叁"}
-    st = GameState(R, make_deck(R, dealer=0, hands=hands), dealer=0)
+    """砌牌后有3垅或者5坎，可以直接胡牌: seat 3 is asked 胡 or 过 at the deal and takes it."""
+    st = GameState(R, make_deck(R, dealer=0, hands=THREE_LONGS), dealer=0)
+    assert st.phase == "claim" and st.offer is None and st.to_act() == [3]
+    assert st.legal_actions(3) == [Hu(seat=3), Pass(seat=3)] and st.legal_actions(0) == []
+    with pytest.raises(NotYourTurnError):
+        st.apply(Discard(seat=0, kind=K["一"]))
+    st.apply(Hu(seat=3))
     assert st.over and st.result is not None
     assert st.result.winner == 3 and st.result.how == "instant" and st.result.name == "3垅"
     assert sum(st.result.points) == 0
+
+
+def test_instant_win_may_be_declined() -> None:
+    """可以直接胡牌 — *may*: a declined 3垅 plays on normally (the dealer discards; the 垅 come out as usual)."""
+    st = GameState(R, make_deck(R, dealer=0, hands=THREE_LONGS), dealer=0)
+    st.apply(Pass(seat=3))
+    assert not st.over and st.phase == "discard" and st.actor == 0
+    assert not st.melds[3]  # seat 3's 垅 are declared after his first card comes in
+    view = st.view(3)
+    assert view.legal == () and len(view.hand) == 20
+
+
+def test_instant_win_compulsory_when_not_optional() -> None:
+    """``win.instant_optional = false``: the 3垅 wins at once, nobody is asked."""
+    rules = with_overrides(R, {"win.instant_optional": False})
+    st = GameState(rules, make_deck(rules, dealer=0, hands=THREE_LONGS), dealer=0)
+    assert st.over and st.result is not None and st.result.winner == 3
 
 
 def test_instant_win_off_in_hejiang() -> None:
@@ -230,6 +255,7 @@ def test_instant_win_five_kans() -> None:
     hands = {0: DEALER_PAIRS, 1: "一一一三三三六六六八八八九九九壹叁陆捌玖",
              3: "一三六八九二四五七十壹贰叁肆伍陆柒捌玖拾"}
     st = GameState(R, make_deck(R, dealer=0, hands=hands), dealer=0)
+    st.apply(Hu(seat=1))
     assert st.result is not None and st.result.winner == 1 and st.result.name == "5坎"
 
 

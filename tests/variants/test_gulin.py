@@ -124,3 +124,17 @@ def test_instant_win_all_black_hand_is_hei() -> None:
     out = score({"rules": "gulin", "hand": "一一一一三三三三六六六六四五八八九壹肆伍", "seat": 1})
     assert out["ok"] and out["red"] == 0
     assert "hei" in [m["id"] for m in out["multipliers"]]
+
+
+def test_engine_instant_win_counts_loose_red_cards() -> None:
+    """砌牌后有3垅或者5坎，可以直接胡牌: the engine pays the issue's hand 坤 only (15 彩头), not 坤+黑."""
+    others = [k for k in range(20) for _ in range(4)]
+    for k in parse_kinds(ISSUE_HAND):
+        others.remove(k)
+    hands = {0: format_kinds(others[0::2][:21]), 1: ISSUE_HAND, 3: format_kinds(others[1::2][:20])}
+    st = GameState(R, make_deck(R, hands=hands), dealer=0)
+    assert st.legal_actions(1) == [Hu(seat=1), Pass(seat=1)]
+    st.apply(Hu(seat=1))
+    assert st.result is not None and st.result.how == "instant" and st.result.red == 4
+    assert st.result.multipliers == ("坤",) and st.result.final == 144
+    assert st.result.points == (-30, 45, 0, -15)

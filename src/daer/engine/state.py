@@ -30,10 +30,11 @@ from daer.engine.events import (
     NotTaken,
     Revealed,
 )
+from daer.engine.instant import Instant, instant_seats, offer_instant, resolve_instant
 from daer.engine.views import Offer, Phase, Result, TableMeld, View
-from daer.hands import Meld, MeldKind, instant_win, iter_arrangements, waits
+from daer.hands import Meld, MeldKind, iter_arrangements, waits
 from daer.hands.evaluate import evaluator_for
-from daer.mingtang import best_win, settle_instant
+from daer.mingtang import best_win
 from daer.rules.model import Ruleset
 from daer.scoring import Settlement, WinFlags, seats_of, settle_draw
 
@@ -87,6 +88,8 @@ class GameState:
         self._other_discarded = False
         self._huilong_offer = False
         """The card on offer is the first discard of a player other than the dealer (回龙地胡)."""
+        self.instants: dict[int, Instant] = {}
+        """Instant wins (3垅/5坎) still to be taken or declined at the deal (see :mod:`daer.engine.instant`)."""
         self._ev = evaluator_for(rules)
         self._hu_memo: list[dict[int | None, int | None]] = [{} for _ in range(n)]
         self._orphans: list[list[int] | None] = [None] * n
@@ -122,20 +125,14 @@ class GameState:
                               bottoms=self.bottoms))
         for seat in self.players:
             self.long_due[seat] = any(c == COPIES for c in self.counts[seat])
-        for seat in self.players:
-            inst = instant_win(self.rules, tuple(self.counts[seat]))
-            if inst is not None:
-                name, hu, groups = inst
-                st = settle_instant(self.rules, tuple(self.counts[seat]), groups, hu, winner=seat,
-                                    dealer=self.dealer, wind=self.wind)
-                red = st.red
-                self._finish(
-                    Result(winner=seat, how="instant", hu=hu, name=name, red=red,
-                           flags=("self_drawn",) if self.rules.win.tianhu_self_drawn else (),
-                           groups=tuple((g.kind.zh, g.cards, g.hu) for g in groups)),
-                    st,
-                )
-                return
+        wins = instant_seats(self)
+        if wins:
+            offer_instant(self, wins)
+            return
+        self.start_play()
+
+    def start_play(self) -> None:
+        """After the deal (and any declined instant win): the dealer's 垅, then his discard."""
         self._declare_longs(self.dealer)
         self._after_claim_or_deal(self.dealer)
 
@@ -191,7 +188,7 @@ class GameState:
 
     def _reveal(self, seat: int) -> None:
         if not self.stock:
-            self._finish(Result(winner=None, how="huang", hu=0), settle_draw(self.rules, dealer=self.dealer))
+            self.finish(Result(winner=None, how="huang", hu=0), settle_draw(self.rules, dealer=self.dealer))
             return
         cid = self.stock.pop(0)
         self.log.append(Revealed(seat=seat, card=cid, left=len(self.stock)))
@@ -380,7 +377,9 @@ class GameState:
 
     def _resolve(self) -> None:
         offer = self.offer
-        assert offer is not None
+        if offer is None:  # the answers to instant wins at the deal
+            resolve_instant(self)
+            return
         win = resolve(self._order(offer), self.choices)
         guo: list[tuple[int, int]] = []
         if self.rules.play.guo_zhang:
@@ -453,13 +452,13 @@ class GameState:
         names = [n for n, on in (("tianhu", flags.tianhu), ("dihu", flags.dihu), ("haidi", flags.haidi),
                                  ("self_drawn", flags.self_drawn), ("huilong", flags.huilong),
                                  ("bao", flags.bao), ("lan", won.lan)) if on]
-        self._finish(
+        self.finish(
             Result(winner=seat, how="hu", hu=won.hu, win_kind=kind, red=st.red, flags=tuple(names),
                    groups=tuple((g.kind.zh, g.cards, g.hu) for g in won.groups)),
             st,
         )
 
-    def _finish(self, result: Result, st: Settlement) -> None:
+    def finish(self, result: Result, st: Settlement) -> None:
         self.settlement = st
         self.result = Result(
             winner=result.winner, how=result.how, hu=result.hu, name=result.name, win_kind=result.win_kind,

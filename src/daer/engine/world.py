@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from daer.cards import COPIES, N_CARDS, N_KINDS, kind_of
 from daer.engine.actions import Action, Pass
+from daer.engine.instant import instant_seats
 from daer.engine.state import GameState
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind
@@ -142,6 +143,9 @@ def world_from_view(
     st._huilong_offer = False
     st.choices = {}
     st.options = {}
+    if view.phase == "claim" and view.offer is None and view.legal:  # an instant win at the deal (3垅/5坎)
+        st.instants = instant_seats(st)
+        st.options = {me: list(view.legal)}
     if view.phase == "claim" and view.offer is not None:
         for s in st._order(view.offer):
             if s == me:

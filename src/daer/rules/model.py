@@ -87,6 +87,8 @@ class WinRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """So many 垅 in the dealt hand win at once (3垅); 0 is off."""
     instant_kans: int = 5
     """So many 坎 in the dealt hand win at once (5坎); 0 is off."""
+    instant_optional: bool = True
+    """An instant win may be declined (可以直接胡牌): the seat is asked 胡 or 过 at the deal; False: it wins."""
     on_discard: bool = True
     """A player may win on another's discard; False: only on a card revealed from the stock (跑胡子)."""
     tianhu_self_drawn: bool = False
