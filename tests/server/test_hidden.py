@@ -16,7 +16,7 @@ from daer.server.rooms import Conn, RoomManager
 
 ID_KEYS = {"hand", "ids", "cards", "card", "bottom", "melds"}
 VIEW_KEYS = {"seat", "rules", "dealer", "dijia", "players", "phase", "actor", "to_act", "hand", "hand_sizes", "melds",
-             "discards", "bottom", "stock", "offer", "guo", "legal", "result", "log"}
+             "discards", "bottom", "bottoms", "dead", "stock", "offer", "guo", "legal", "result", "log"}
 
 
 def card_ids(obj: Any, key: str | None = None, out: set[int] | None = None) -> set[int]:
