@@ -33,7 +33,7 @@ from daer.cli.render import (
     waits_line,
 )
 from daer.cli.terms import LEGEND_EN, TERMS
-from daer.engine import GameState, new_hand
+from daer.engine import GameState, Hu, Pass, new_hand
 from daer.engine.actions import Chi, Discard, Peng
 from daer.engine.events import Claimed, Discarded, NotTaken
 from daer.rules import find_rules
@@ -244,6 +244,8 @@ def test_an_instant_win_is_explained_with_its_name_and_payments() -> None:
         3: "二二四四五五七七八九九九十十壹壹贰贰叁叁",
     })
     st = new_hand(LUZHOU, deck=deck)
+    for seat in st.to_act():  # 可以直接胡牌: seat 1 takes it (the engine asks)
+        st.apply(Hu(seat=seat) if seat == 1 else Pass(seat=seat))
     assert st.result is not None and st.result.how == "instant" and st.settlement is not None
     zh = _end(st, 0, "zh")
     assert f"1号位胡了（{st.result.name}）" in zh and f"砌牌即胡: {st.result.name}" in zh

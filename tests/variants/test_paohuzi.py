@@ -349,11 +349,13 @@ ISSUE_DECK = {0: "二二四四五五七八九九十壹壹叁叁伍伍陆陆柒�
 def test_tianhu_is_self_drawn_three_ti() -> None:
     """「天胡为自摸」「自摸在实际底数上加1等」: 3提 at the deal scores the 自摸 +1 等."""
     st = GameState(R, make_deck(R, hands=ISSUE_DECK), dealer=0)
+    st.apply(Hu(seat=1))  # 可以直接胡牌: the engine asks 胡 or 过 (win.instant_optional)
     assert st.result is not None and st.result.how == "instant" and st.result.winner == 1
     assert st.result.hu == 27 and st.result.deng == deng_of(R, 27) + 1 == 6
     assert "self_drawn" in st.result.flags
     plain = GameState(with_overrides(R, {"win.tianhu_self_drawn": False}),
                       make_deck(R, hands=ISSUE_DECK), dealer=0)
+    plain.apply(Hu(seat=1))
     assert plain.result is not None and plain.result.deng == 5
     out = score({"rules": "paohuzi", "hand": ISSUE_HAND, "seat": 1})
     assert out["ok"] and out["instant"] == "3垅" and out["deng"] == 6
@@ -367,6 +369,7 @@ def test_instant_win_with_red_loose_cards_is_no_wu_duidui() -> None:
     assert out["red"] == 4 and out["hu"] == 27 and out["mingtang"] == [] and out["fan"] == 1
     assert out["points"]["seats"] == [-6, 12, -6]
     st = GameState(R, make_deck(R, hands=ISSUE_DECK), dealer=0)
+    st.apply(Hu(seat=1))
     assert st.result is not None and st.result.points == (-6, 12, -6)
     # 3提, 2 坎 and a pair (the 将): every card is in a 提/坎 or the 将, so 对对胡 (4番) stays
     full = score({"rules": "paohuzi", "hand": "一一一一三三三三六六六六二二二贰贰贰九九", "seat": 1})
