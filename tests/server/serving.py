@@ -26,7 +26,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-TEST_LIMITS = ("--create-rate", "100000", "--join-rate", "100000", "--lookup-rate", "100000",
+TEST_LIMITS = ("--create-rate", "100000", "--join-rate", "100000", "--lookup-rate", "100000", "--score-rate", "100000",
                "--other-rate", "100000", "--max-rooms-per-address", "100000", "--max-rooms", "100000",
                "--max-conns-per-address", "10000")
 """Limits raised for tests that make many rooms and sockets from one address (pass ``args`` to test a limit)."""

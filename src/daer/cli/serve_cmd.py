@@ -37,6 +37,9 @@ def serve(
     = _fmt(DEFAULT_RATES["join"]),
     lookup_rate: Annotated[str, typer.Option(help="每个地址每分钟查房号数/突发 room-code look-ups (info, hello) "
                                                   "per minute per address/burst")] = _fmt(DEFAULT_RATES["lookup"]),
+    score_rate: Annotated[str, typer.Option(help="每个地址每分钟计分令牌/突发 calculator tokens per minute per address"
+                                                 "/burst (POST /api/score: 1 + lines/100 a request)")]
+    = _fmt(DEFAULT_RATES["score"]),
     other_rate: Annotated[str, typer.Option(help="其他受限请求 other limited requests per minute/burst")]
     = _fmt(_DEF.default_rate),
     max_rooms: Annotated[int, typer.Option(min=1, help="进行中房间上限 live rooms in all")] = _DEF.max_rooms,
@@ -64,7 +67,8 @@ def serve(
     from daer.store import database_url  # noqa: PLC0415
 
     limits = Limits(
-        rates={"create": _rate(create_rate), "join": _rate(join_rate), "lookup": _rate(lookup_rate)},
+        rates={"create": _rate(create_rate), "join": _rate(join_rate), "lookup": _rate(lookup_rate),
+               "score": _rate(score_rate)},
         default_rate=_rate(other_rate), max_rooms=max_rooms, max_rooms_per_address=max_rooms_per_address,
         max_conns=max_conns, max_conns_per_address=max_conns_per_address, waiting_ttl=waiting_ttl,
         idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every,

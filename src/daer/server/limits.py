@@ -98,8 +98,10 @@ DEFAULT_RATES: dict[str, Rate] = {
     "create": Rate(10, 5),
     "join": Rate(30, 10),
     "lookup": Rate(60, 20),
+    "score": Rate(120, 30),
 }
-"""Safe defaults per address: 10 rooms a minute (5 at once), 30 joins (10), 60 code look-ups (20)."""
+"""Safe defaults per address: 10 rooms a minute (5 at once), 30 joins (10), 60 code look-ups (20),
+120 calculator tokens (30; POST /api/score costs one a request and one more a hundred lines)."""
 
 
 @dataclass(slots=True)

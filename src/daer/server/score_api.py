@@ -1,0 +1,83 @@
+"""``POST /api/score``: the calculator over HTTP, with the contract of ``daer score --json``.
+
+The body is one JSON object, or JSON Lines; the answer has one JSON line per
+request, in order, and a request that cannot be understood gets an ``error``
+line of its own (see :mod:`daer.score_batch`).  Bounded: the body at
+:data:`MAX_SCORE_BODY` bytes and :data:`MAX_SCORE_LINES` lines (413 beyond,
+Chinese first), the rate per address by the ``score`` bucket of
+:mod:`daer.server.limits` (a batch costs one token a hundred lines), and the
+scoring runs in a worker thread, at most :data:`WORKERS` batches at a time, so
+a slow batch (名堂 play looks at every arrangement) never holds up the tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from daer.score_batch import score_lines
+from daer.server.limits import Limits
+
+MAX_SCORE_BODY = 256 * 1024
+"""Bytes of one request body."""
+MAX_SCORE_LINES = 1000
+"""Requests (lines) in one body."""
+LINES_PER_TOKEN = 100
+"""A batch costs 1 + lines // 100 tokens of the address's ``score`` bucket."""
+WORKERS = 2
+"""Batches scored at once (each in a worker thread); more wait their turn."""
+
+
+def _err(status: int, code: str, zh: str, en: str) -> JSONResponse:
+    return JSONResponse({"error": code, "zh": zh, "en": en}, status_code=status)
+
+
+def _too_big() -> JSONResponse:
+    return _err(413, "too_big", f"请求太大（上限 {MAX_SCORE_BODY // 1024} KiB）",
+                f"request body too large (limit {MAX_SCORE_BODY // 1024} KiB)")
+
+
+async def _read(request: Request) -> bytes | None:
+    """The body, or None when it is larger than :data:`MAX_SCORE_BODY` (read no further than that)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_SCORE_BODY:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_SCORE_BODY:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def score_endpoint(limits: Limits) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint of ``POST /api/score`` under ``limits``."""
+    gate = asyncio.Semaphore(WORKERS)
+
+    async def score(request: Request) -> Response:
+        body = await _read(request)
+        if body is None:
+            refused = limits.check("score", request)
+            return refused if refused is not None else _too_big()
+        lines = len(body.rstrip().splitlines())
+        refused = limits.check("score", request, 1 + lines // LINES_PER_TOKEN)
+        if refused is not None:
+            return refused
+        if not body.strip():
+            return _err(400, "empty", "请求为空：请发送一个 JSON 对象或每行一个（JSON Lines）",
+                        "empty body: send one JSON object, or JSON Lines")
+        if lines > MAX_SCORE_LINES:
+            return _err(413, "too_many_lines", f"一次最多 {MAX_SCORE_LINES} 行（收到 {lines} 行），请分批发送",
+                        f"at most {MAX_SCORE_LINES} lines a request (got {lines}); send several requests")
+        async with gate:
+            out, errors = await run_in_threadpool(score_lines, body)
+        media = "application/json" if len(out) == 1 else "application/x-ndjson"
+        return Response(b"\n".join(out) + b"\n", media_type=media, headers={"X-Score-Errors": str(len(errors))})
+
+    return score
