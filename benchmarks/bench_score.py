@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from bench_hands import mahjong_rates, rate
-
 from daer.cards import format_kinds, from_counts
 from daer.hands import evaluate
 from daer.hands.samples import random_complete
