@@ -83,12 +83,13 @@ def api_rate(lines: list[bytes], batch: int) -> tuple[float, int]:
         try:
             conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=60)
             bodies = [b"\n".join(lines[i : i + batch]) + b"\n" for i in range(0, len(lines), batch)]
-            conn.request("POST", "/api/score", body=bodies[0])  # warm up: first request, caches
+            headers = {"Content-Type": "application/x-ndjson"}
+            conn.request("POST", "/api/score", body=bodies[0], headers=headers)  # warm up: first request, caches
             conn.getresponse().read()
             ok = 0
             t = time.perf_counter()
             for body in bodies:
-                conn.request("POST", "/api/score", body=body, headers={"Content-Type": "application/x-ndjson"})
+                conn.request("POST", "/api/score", body=body, headers=headers)
                 resp = conn.getresponse()
                 data = resp.read()
                 assert resp.status == 200, data[:300]

@@ -7,8 +7,9 @@
   allowed is refused (403; the socket is closed before it opens).  Allowed: the configured origins, or by
   default the page's own origin (the ``Host`` header).  A request without ``Origin`` (not a browser:
   scripts, the tests) is let through — the origin check guards browsers against other sites.
-- A state-changing request must say ``Content-Type: application/json`` (415 otherwise), so no
-  ``<form>`` or ``text/plain`` cross-site request reaches the API.
+- A state-changing request must say ``Content-Type: application/json`` (or ``application/x-ndjson``,
+  JSON Lines for ``POST /api/score``; 415 otherwise), so no ``<form>`` or ``text/plain`` cross-site
+  request reaches the API.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ HEADERS = [
     (b"referrer-policy", b"no-referrer"),
 ]
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+JSON_TYPES = frozenset({"application/json", "application/x-ndjson"})
+"""Content types a state-changing request may have (neither is one a cross-site form can send)."""
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -71,7 +74,7 @@ class Guard:
                 await _refuse(send, 403, "bad_origin", "不允许从这个网站发出请求", "origin not allowed")
                 return
             ctype = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
-            if ctype != "application/json":
+            if ctype not in JSON_TYPES:
                 await _refuse(send, 415, "bad_content_type", "请求须是 JSON（Content-Type: application/json）",
                               "Content-Type must be application/json")
                 return
