@@ -1,6 +1,29 @@
-"""Make the helper modules of this folder importable by the tests in it."""
+"""Make the helper modules of this folder importable; the database fixtures (SQLite and PostgreSQL)."""
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from databases import DATABASES, new_database
+from pgcluster import Cluster, unavailable
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A private PostgreSQL cluster for the whole run (skipped when PostgreSQL is not installed)."""
+    why = unavailable()
+    if why is not None:
+        pytest.skip(why)
+    cluster = Cluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=DATABASES)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database for one test, once on SQLite and once on PostgreSQL."""
+    return new_database(request, str(request.param), tmp_path)

@@ -36,8 +36,10 @@ class Server:
     """``daer serve`` in a child process; ``kill9`` and ``start`` again to test durability."""
 
     def __init__(self, db: Path, *, bot_delay: float = 0.0, port: int | None = None,
-                 args: tuple[str, ...] = TEST_LIMITS) -> None:
+                 args: tuple[str, ...] = TEST_LIMITS, url: str | None = None) -> None:
         self.db = db
+        self.db_url = url or f"sqlite:///{db}"
+        """The database (SQLite at ``db`` unless ``url`` names another); ``db`` also names the log file."""
         self.bot_delay = bot_delay
         self.args = args
         self.port = port or free_port()
@@ -53,7 +55,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> Server:
-        cmd = [sys.executable, "-m", "daer", "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}",
+        cmd = [sys.executable, "-m", "daer", "serve", "--port", str(self.port), "--db", self.db_url,
                "--bot-delay", str(self.bot_delay), *self.args]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=out, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -149,10 +151,10 @@ class Client:
         self.send({"t": "act", "id": msg_id, "v": self.upd["v"] if v is None else v, "action": action})
         return self.reply(msg_id)
 
-    def cmd(self, name: str) -> dict[str, Any]:
+    def cmd(self, name: str, *, msg_id: str | None = None, **fields: Any) -> dict[str, Any]:
         self.n += 1
-        msg_id = f"{self.prefix}-c{self.n}"
-        self.send({"t": "cmd", "id": msg_id, "name": name})
+        msg_id = msg_id or f"{self.prefix}-c{self.n}"
+        self.send({"t": "cmd", "id": msg_id, "name": name, **fields})
         return self.reply(msg_id)
 
     def close(self) -> None:

@@ -1,4 +1,5 @@
-"""``kill -9`` of a real server in mid-hand loses nothing: every acked action is on disk and seats resume."""
+"""``kill -9`` of a real server loses nothing: every acked action and command is stored, seats resume at their
+version, and a repeated id gets its first answer across restarts and hands — on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -35,14 +36,19 @@ def _finish(clients: list[Client], v: int) -> dict[str, Any]:
     raise AssertionError((v, [(c.welcome.get("seat"), (c.upd or {}).get("v")) for c in clients]))
 
 
-def test_kill_9_then_restart_resumes_every_seat_exactly(tmp_path: Path) -> None:
-    srv = Server(tmp_path / "daer.db", bot_delay=0.0).start()
+def _table(srv: Server, **config: Any) -> tuple[str, list[str]]:
+    """A room of four people (no bots, no timer); its code and the seats' tokens."""
+    status, r = post(f"{srv.url}/api/rooms", {"name": "A", "config": {"timer": 0, **config}})
+    assert status == 200
+    return r["code"], [r["token"]] + [post(f"{srv.url}/api/rooms/{r['code']}/join", {"name": n})[1]["token"]
+                                      for n in "BCD"]
+
+
+def test_kill_9_then_restart_resumes_every_seat_exactly(tmp_path: Path, db_url: str) -> None:
+    srv = Server(tmp_path / "daer.db", bot_delay=0.0, url=db_url).start()
     try:
-        status, r = post(f"{srv.url}/api/rooms", {"name": "A", "config": {"timer": 0, "hands": 2}})
-        assert status == 200
-        tokens = [r["token"]] + [post(f"{srv.url}/api/rooms/{r['code']}/join", {"name": n})[1]["token"]
-                                 for n in "BCD"]
-        clients = [Client(srv, r["code"], t) for t in tokens]
+        code, tokens = _table(srv, hands=2)
+        clients = [Client(srv, code, t) for t in tokens]
         start = clients[0].cmd("start")
         v = _play(clients, 12, start["v"])
         before = {c.welcome["seat"]: c.upd for c in clients}
@@ -51,7 +57,7 @@ def test_kill_9_then_restart_resumes_every_seat_exactly(tmp_path: Path) -> None:
         srv.kill9()
         srv.start()
 
-        again = [Client(srv, r["code"], t, v=v) for t in tokens]
+        again = [Client(srv, code, t, v=v) for t in tokens]
         for c in again:
             upd = c.state(lambda m: True)
             seat = c.welcome["seat"]
@@ -68,18 +74,83 @@ def test_kill_9_then_restart_resumes_every_seat_exactly(tmp_path: Path) -> None:
         seat_client = next(c for c in again if c.welcome["seat"] == first.welcome["seat"])
         assert seat_client.act({"type": "pass", "seat": first.welcome["seat"]}, msg_id=old_id) == old_ack
         # from an older version the missed events come back, not a full state
-        late = Client(srv, r["code"], tokens[1], v=early)
+        late = Client(srv, code, tokens[1], v=early)
         upd = late.state(lambda m: True)
         assert not upd["full"]
         assert upd["events"]
         # the hand goes on to its end, and its record holds every action
         result = _finish(again, v)
         assert sum(result["view"]["result"]["points"]) == 0
-        status, info = get(f"{srv.url}/api/rooms/{r['code']}")
+        status, info = get(f"{srv.url}/api/rooms/{code}")
         hand = info["hands"][0]
         assert hand["finished"]
-        status, rec = get(f"{srv.url}/api/rooms/{r['code']}/hands/{hand['number']}/record")
+        status, rec = get(f"{srv.url}/api/rooms/{code}/hands/{hand['number']}/record")
         assert status == 200
         assert len(rec["actions"]) >= 12
+    finally:
+        srv.stop()
+
+
+def test_an_acked_next_survives_kill_9_and_old_ids_keep_their_first_answer(tmp_path: Path, db_url: str) -> None:
+    # regression (issue 9): an acked `next` lived only in memory, so after kill -9 a timer-0 room waited
+    # forever; and an action id of an earlier hand was answered `illegal` after a restart
+    srv = Server(tmp_path / "daer.db", bot_delay=0.0, url=db_url).start()
+    try:
+        code, tokens = _table(srv, hands=3)
+        clients = [Client(srv, code, t) for t in tokens]
+        _finish(clients, clients[0].cmd("start")["v"])
+        old = next((c, m) for c in clients for m in c.frames if m["t"] == "ack" and m["id"].startswith(f"{c.prefix}-a"))
+        ready = clients[2].cmd("next", entropy="abc123")
+        assert ready["t"] == "ack"
+        assert clients[2].state(lambda m: m["v"] >= ready["v"])["room"]["ready"] == [2]
+
+        srv.kill9()
+        srv.start()
+
+        again = [Client(srv, code, t, v=ready["v"]) for t in tokens]
+        upd = again[0].state(lambda m: True)
+        assert upd["v"] == ready["v"]
+        assert upd["room"]["status"] == "between"
+        assert upd["room"]["ready"] == [2]
+        seat_of = {c.welcome["seat"]: c for c in again}
+        # the same ids, after the restart: the first answers, nothing changed
+        assert seat_of[2].cmd("next", msg_id=ready["id"]) == ready
+        client, ack = old
+        assert seat_of[client.welcome["seat"]].act({"type": "pass", "seat": client.welcome["seat"]},
+                                                   msg_id=ack["id"]) == ack
+        # the other three get ready: the next hand is dealt (seat 2 is not asked again)
+        for s in (0, 1, 3):
+            assert seat_of[s].cmd("next")["t"] == "ack"
+        dealt = again[0].state(lambda m: m["room"]["status"] == "playing")
+        assert dealt["room"]["hand_no"] == 2
+        # an id of hand 1 is still answered as it was, now during hand 2 and after another restart
+        srv.kill9()
+        srv.start()
+        back = Client(srv, code, tokens[client.welcome["seat"]])
+        back.state(lambda m: True)
+        assert back.act({"type": "pass", "seat": client.welcome["seat"]}, msg_id=ack["id"]) == ack
+        status, info = get(f"{srv.url}/api/rooms/{code}")
+        assert status == 200
+        hand_ids = [h["id"] for h in info["hands"]]
+        assert len(hand_ids) == 2
+    finally:
+        srv.stop()
+
+
+def test_refused_ids_keep_their_answer_across_a_restart(tmp_path: Path, db_url: str) -> None:
+    srv = Server(tmp_path / "daer.db", bot_delay=0.0, url=db_url).start()
+    try:
+        code, tokens = _table(srv)
+        guest = Client(srv, code, tokens[1])
+        refused = guest.cmd("start", msg_id="g-start")
+        assert refused["code"] == "not_host"
+        host = Client(srv, code, tokens[0])
+        assert host.cmd("leave")["t"] == "ack"
+        srv.kill9()
+        srv.start()
+        # seat 1 is now the host, but its old id keeps its first answer (it did not start the match)
+        guest = Client(srv, code, tokens[1])
+        assert guest.cmd("start", msg_id="g-start") == refused
+        assert guest.state(lambda m: True)["room"]["status"] == "waiting"
     finally:
         srv.stop()

@@ -13,12 +13,16 @@ import msgspec
 
 from daer.cards import full_deck
 from daer.engine.actions import Action
+from daer.engine.fairness import Fairness
 from daer.engine.state import GameState
 from daer.rules import resolve_rules
 from daer.rules.model import Ruleset
 
-RECORD_VERSION = 1
-"""Version of the record format written by :func:`dumps`."""
+RECORD_VERSION = 2
+"""Newest version of the record format (2 added ``fairness``); :func:`dumps` writes a record without
+``fairness`` as version 1, which it is, so older readers still take it."""
+READABLE_VERSIONS = (1, 2)
+"""Record versions :func:`replay` reads."""
 
 
 class HandRecord(msgspec.Struct, kw_only=True, frozen=True):
@@ -37,6 +41,8 @@ class HandRecord(msgspec.Struct, kw_only=True, frozen=True):
     actions: tuple[Action, ...] = ()
     wind: int | None = None
     """圈风 card of the hand (隆昌/古蔺 rounds); left out of the JSON when None."""
+    fairness: Fairness | None = None
+    """Commit–reveal data of an online hand (``docs/fairness.md``); left out of the JSON when None."""
 
 
 class RecordError(ValueError):
@@ -77,7 +83,7 @@ def record_of(state: GameState, *, rules: str | None = None, overrides: dict[str
 
 def replay(record: HandRecord, *, upto: int | None = None) -> GameState:
     """The state after the record's actions (the first ``upto`` of them if given)."""
-    if record.version != RECORD_VERSION:
+    if record.version not in READABLE_VERSIONS:
         raise RecordError(f"不支持的牌谱版本 {record.version} (unsupported record version)")
     rules = resolve_rules(record.rules, record.overrides)
     if record.deck is None and record.seed is None:
@@ -92,8 +98,10 @@ def replay(record: HandRecord, *, upto: int | None = None) -> GameState:
 def dumps(record: HandRecord) -> str:
     """The record as JSON text."""
     data = msgspec.to_builtins(record)
-    if data.get("wind") is None:
-        data.pop("wind", None)
+    data["version"] = RECORD_VERSION if record.fairness is not None else 1
+    for optional in ("wind", "fairness"):
+        if data.get(optional) is None:
+            data.pop(optional, None)
     return msgspec.json.format(msgspec.json.encode(data).decode(), indent=1)
 
 

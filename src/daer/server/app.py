@@ -31,6 +31,7 @@ from daer.rules import preset_names, resolve_rules
 from daer.rules.house import house_offers
 from daer.server import protocol as p
 from daer.server.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
+from daer.server.dealing import fairness_of
 from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
 from daer.server.limits import Limits, address_of
@@ -255,7 +256,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             return _err(403, "not_finished", "这一局还没打完，不能看牌谱", "the hand is not finished yet")
         return HandRecord(rules=row.rules, overrides=msgspec.json.decode(row.overrides), seed=None,
                           deck=tuple(msgspec.json.decode(row.deck, type=list[int])), dealer=row.dealer,
-                          actions=tuple(action_codec.decode(a.payload) for a in row.actions))
+                          actions=tuple(action_codec.decode(a.payload) for a in row.actions),
+                          fairness=fairness_of(row))
 
     async def record(request: Request) -> Response:
         rec = _record(request)

@@ -11,6 +11,7 @@ import msgspec
 
 from daer.engine.actions import Action
 from daer.engine.events import Event
+from daer.engine.fairness import Fairness
 from daer.engine.views import View
 
 MAX_MESSAGE = 4096
@@ -23,6 +24,7 @@ Code = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 Token = Annotated[str, msgspec.Meta(max_length=MAX_ID)]
 Version = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
 CommandName = Annotated[str, msgspec.Meta(max_length=16)]
+Entropy = Annotated[str, msgspec.Meta(max_length=64)]
 
 
 class _Msg(msgspec.Struct, frozen=True, kw_only=True, tag_field="t", forbid_unknown_fields=True):
@@ -48,11 +50,15 @@ class Act(_Msg, frozen=True, tag="act"):
 
 class Command(_Msg, frozen=True, tag="cmd"):
     """A room command: ``start`` (host), ``next`` (ready for the next hand), ``resume`` (end 托管),
-    ``leave``, ``dissolve`` (host)."""
+    ``leave``, ``dissolve`` (host), ``entropy`` (only add ``entropy`` to the next deal).
+
+    ``entropy`` (with ``start``, ``next`` or ``entropy``): up to 64 lowercase hex digits the seat mixes into
+    the next hand's deal (``docs/fairness.md``); a seat's first one counts."""
 
     id: Id
     name: CommandName
     v: Version | None = None
+    entropy: Entropy | None = None
 
 
 class Sync(_Msg, frozen=True, tag="sync"):
@@ -66,7 +72,7 @@ class Ping(_Msg, frozen=True, tag="ping"):
 
 
 ClientMessage = Hello | Act | Command | Sync | Ping
-COMMANDS = ("start", "next", "resume", "leave", "dissolve")
+COMMANDS = ("start", "next", "resume", "leave", "dissolve", "entropy")
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
 
@@ -115,6 +121,10 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     payments: tuple[Payment, ...] = ()
     hand_id: int | None = None
     last_hand_id: int | None = None
+    commit: str | None = None
+    """Commitment (SHA-256 of the secret seed) of the hand being played, or of the next one before its deal."""
+    reveal: Fairness | None = None
+    """When a hand is over: its seed, the seats' entropy and the commitment, to check the deal."""
 
 
 class Welcome(_Msg, frozen=True, tag="welcome"):

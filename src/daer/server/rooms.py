@@ -15,7 +15,6 @@ import hmac
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,19 +23,22 @@ import msgspec
 from daer.bots.base import Bot
 from daer.cards import N_KINDS, kind_of
 from daer.engine import Action, GameState, IllegalActionError, new_hand
+from daer.engine.fairness import Fairness
 from daer.engine.match import DealerRule, next_dealer
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind, waits
 from daer.rules.model import Ruleset
 from daer.server import bounds
 from daer.server import protocol as p
+from daer.server.answering import Answering
 from daer.server.bounds import RoomConfig, RoomError, bot_for, check_config
+from daer.server.dealing import PendingDeal, fairness_of
+from daer.server.replies import ReplyBook
 from daer.store import ActionRow, RoomRow, SeatRow, Store
 
 log = logging.getLogger("daer.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-RECENT_IDS = 512
 LIVE = ("waiting", "playing", "between")
 """Statuses of a room that is still in play."""
 EXPIRED = "expired"
@@ -97,7 +99,7 @@ class Seat:
 
 
 @dataclass
-class Room:
+class Room(Answering):
     """A private room and its match."""
 
     code: str
@@ -119,7 +121,13 @@ class Room:
     legal: dict[int, list[Action]] = field(default_factory=dict)
     deadlines: dict[int, float] = field(default_factory=dict)
     ready: set[int] = field(default_factory=set)
-    recent: OrderedDict[tuple[int, str], p.ServerMessage] = field(default_factory=OrderedDict)
+    replies: ReplyBook = field(init=False)
+    answering: tuple[int, str] | None = None
+    """The command being answered: its ack is stored with the change it makes (:meth:`_answer_row`)."""
+    pending: PendingDeal | None = None
+    """The next hand's secret seed (its commitment is public) and the seats' entropy."""
+    fair: Fairness | None = None
+    """The current (or last) hand's commit–reveal data; revealed once the hand is over."""
     conns: set[Conn] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
     auto_bots: dict[int, Bot] = field(default_factory=dict)
@@ -135,6 +143,9 @@ class Room:
     """When anything last changed (the expiry sweep's clock)."""
     creator: str = ""
     """Address that created the room (in memory only: for the per-address cap of live rooms)."""
+
+    def __post_init__(self) -> None:
+        self.replies = ReplyBook(self.store, self.code)
 
     # -- seats ---------------------------------------------------------------------------------
     @property
@@ -216,6 +227,9 @@ class Room:
             ready=tuple(sorted(self.ready)), payments=pays,
             hand_id=self.hand_id if self.status == "playing" else None,
             last_hand_id=self.hand_id,
+            commit=(self.fair.commitment if self.status == "playing" and self.fair is not None
+                    else self.pending.commitment if self.pending is not None else None),
+            reveal=self.fair if self.state is not None and self.state.over else None,
         )
 
     def update_for(self, seat: int | None, since: int | None) -> p.Update:
@@ -255,17 +269,12 @@ class Room:
                 cache[c.seat] = p.encode(self.update_for(c.seat, since))
             c.push(cache[c.seat])
 
-    def _remember(self, seat: int, msg_id: str, reply: p.ServerMessage) -> None:
-        self.recent[(seat, msg_id)] = reply
-        while len(self.recent) > RECENT_IDS:
-            self.recent.popitem(last=False)
-
     # -- actions -------------------------------------------------------------------------------
     def act(self, seat: int, msg: p.Act) -> p.ServerMessage:
         """A player's action: ack, or an error that changes nothing (a repeated id gets the same answer)."""
-        key = (seat, msg.id)
-        if key in self.recent:
-            return self.recent[key]
+        known = self.replies.get(seat, msg.id)
+        if known is not None:
+            return known
         if self.status != "playing" or self.state is None:
             return p.error("no_hand", "现在没有在打的牌", "no hand is being played", id=msg.id, v=self.version)
         if msg.action.seat != seat:
@@ -277,13 +286,11 @@ class Room:
         try:
             self.state.verify(msg.action)
         except IllegalActionError as exc:
-            reply: p.ServerMessage = p.error("illegal", exc.zh, exc.en, id=msg.id, v=self.version)
-            self._remember(*key, reply)
-            return reply
+            refused = p.error("illegal", exc.zh, exc.en, id=msg.id, v=self.version)
+            self.replies.refuse(seat, msg.id, refused)
+            return refused
         self.commit_action(msg.action, seat, msg.id, resume=True)
-        reply = p.Ack(id=msg.id, v=self.version)
-        self._remember(*key, reply)
-        return reply
+        return p.Ack(id=msg.id, v=self.version)
 
     def commit_action(self, action: Action, seat: int, client_id: str | None, *, resume: bool = False) -> None:
         """Apply a verified action, store it with the new version, then broadcast and reschedule."""
@@ -300,17 +307,21 @@ class Room:
         points = None
         if st.over:
             points, room = self._book(st)
+        ack = p.Ack(id=client_id, v=self.version) if client_id is not None else None
         try:
             self.store.append_action(
                 code=self.code, hand_id=self.hand_id,
                 row=ActionRow(len(st.actions) - 1, self.version, seat, client_id, msgspec.json.encode(action).decode()),
                 room=room, points=points, seats=changed,
+                reply=None if ack is None else self.replies.row(seat, ack.id, ack),
             )
         except Exception as exc:
             log.exception("store failed; reloading room %s", self.code)
             self._reload()
             raise RoomError("store", "服务器保存失败，动作未生效，请重试",
                             "the server could not store the action; nothing changed, try again") from exc
+        if ack is not None:
+            self.replies.remember(seat, ack.id, ack)
         self.marks.append((self.version, len(st.log)))
         self._refresh_legal()
         self.broadcast(since)
@@ -323,7 +334,8 @@ class Room:
             return
         fresh = room_from_row(row, self.store, self.bot_delay)
         for name in ("seats", "scores", "dealer", "hands_played", "status", "version", "state", "hand_id",
-                     "hand_start", "marks", "epoch", "legal", "deadlines", "recent", "bots", "auto_bots"):
+                     "hand_start", "marks", "epoch", "legal", "deadlines", "replies", "bots", "auto_bots",
+                     "ready", "pending", "fair"):
             setattr(self, name, getattr(fresh, name))
 
     def _book(self, st: GameState) -> tuple[str, dict[str, Any]]:
@@ -337,9 +349,11 @@ class Room:
         self.status = "finished" if self.hands_played >= self.config.hands else "between"
         self.ready = set()
         self.deadlines = {}
+        self.pending = PendingDeal.fresh(len(self.seats)) if self.status == "between" else None
         return msgspec.json.encode(st.result.points).decode(), {
             "scores": msgspec.json.encode(self.scores).decode(), "dealer": self.dealer,
-            "hands_played": self.hands_played, "status": self.status,
+            "hands_played": self.hands_played, "status": self.status, "ready": "[]",
+            "deal_seed": self.pending.seed if self.pending is not None else None, "deal_entropy": None,
         }
 
     def _refresh_legal(self) -> None:
@@ -356,12 +370,12 @@ class Room:
                     self.deadlines[s] = now + self.config.timer
 
     # -- commands ------------------------------------------------------------------------------
-    def command(self, seat: int | None, msg: p.Command) -> p.ServerMessage:
-        """start / next / resume / leave / dissolve."""
-        if seat is None:
-            return p.error("not_seated", "观众不能操作", "spectators cannot do this", id=msg.id, v=self.version)
+    def _command(self, seat: int, msg: p.Command) -> p.ServerMessage:
         name = msg.name
-        if name == "start":
+        if name == "entropy":
+            if fields := self._entropy(seat, msg):
+                self._bump_room(**fields)
+        elif name == "start":
             if self.status == "playing" and self.hands_played == 0:
                 return p.Ack(id=msg.id, v=self.version)
             if seat != self.host:
@@ -371,13 +385,16 @@ class Room:
             for s in self.seats:
                 if s.kind == "empty":
                     s.kind, s.name = "bot", f"机器人{s.seat + 1}"
+            self._entropy(seat, msg)
             self.deal()
         elif name == "next":
-            if self.status != "between" or seat in self.ready:
-                return p.Ack(id=msg.id, v=self.version)
-            self.ready.add(seat)
-            self.broadcast(self.version)
-            self.schedule()
+            fields = self._entropy(seat, msg)
+            if self.status == "between" and seat not in self.ready:
+                self.ready.add(seat)
+                fields["ready"] = msgspec.json.encode(sorted(self.ready)).decode()
+            if fields:
+                self._bump_room(**fields)
+                self.schedule()
         elif name == "resume":
             if self.seats[seat].auto:
                 self.seats[seat].auto = False
@@ -398,7 +415,7 @@ class Room:
                                id=msg.id, v=self.version)
             self.status = "dissolved"
             self.version += 1
-            self.store.update_room(self.code, status=self.status, version=self.version)
+            self.store.update_room(self.code, status=self.status, version=self.version, reply=self._answer_row())
             if self.handle is not None:
                 self.handle.cancel()
             self.close_all("房主解散了房间", "the host dissolved the room")
@@ -407,20 +424,25 @@ class Room:
     def _bump_seats(self, seats: list[int]) -> None:
         since = self.version
         self.version += 1
-        self.store.update_room(self.code, version=self.version, seats=[self.seats[s].row() for s in seats])
+        self.store.update_room(self.code, version=self.version, seats=[self.seats[s].row() for s in seats],
+                               reply=self._answer_row())
         self._refresh_legal()
         self.broadcast(since)
 
     def deal(self) -> None:
-        """Deal the next hand (a live ``secrets`` shuffle) and store it before anyone sees it."""
-        st = new_hand(self.rules, dealer=self.dealer)
+        """Deal the next hand (its deck follows from the committed ``secrets`` seed and the seats' entropy,
+        ``daer.engine.fairness``) and store it before anyone sees it."""
+        pending = self.pending or PendingDeal.fresh(len(self.seats))  # a room from before verifiable deals
+        st = new_hand(self.rules, deck=pending.deck(), dealer=self.dealer)
         self.version += 1
         self.hand_id = self.store.start_hand(
             code=self.code, number=self.hands_played + 1, rules=self.config.rules,
             overrides=msgspec.json.encode(self.config.overrides).decode(), dealer=self.dealer,
             deck=msgspec.json.encode(st.deck).decode(), version=self.version,
             seats=[s.row() for s in self.seats],
+            fairness=(pending.commitment, pending.seed, pending.entropy_json()), reply=self._answer_row(),
         )
+        self.fair, self.pending, self.ready = pending.fairness(), None, set()
         self._install(st, self.version)
         self.status = "playing"
         if st.over:  # an instant win (3垅 / 5坎) at the deal
@@ -577,14 +599,16 @@ class RoomManager:
         rules = check_config(cfg)
         code = self._new_code()
         n = rules.table.seats
+        first = PendingDeal.fresh(n)
         room = Room(code=code, config=cfg, rules=rules, store=self.store, bot_delay=self.bot_delay,
-                    seats=[Seat(i) for i in range(n)], scores=[0] * n, creator=creator)
+                    seats=[Seat(i) for i in range(n)], scores=[0] * n, creator=creator,
+                    pending=first)
         token = secrets.token_urlsafe(18)
         host = room.seats[0]
         host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", token_hash(token)
         self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
                                scores=msgspec.json.encode(room.scores).decode(), dealer=0,
-                               seats=[s.row() for s in room.seats])
+                               seats=[s.row() for s in room.seats], deal_seed=first.seed)
         self.rooms[code] = room
         return room, 0, token
 
@@ -622,17 +646,18 @@ def room_from_row(row: RoomRow, store: Store, bot_delay: float) -> Room:
     room = Room(code=row.code, config=cfg, rules=rules, store=store, bot_delay=bot_delay,
                 seats=[Seat(s.seat, s.kind, s.name, s.token_hash, s.auto) for s in row.seats],
                 scores=msgspec.json.decode(row.scores, type=list[int]), dealer=row.dealer,
-                hands_played=row.hands_played, status=row.status, version=row.version)
+                hands_played=row.hands_played, status=row.status, version=row.version,
+                ready=set(msgspec.json.decode(row.ready or "[]", type=list[int])),
+                pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
     h = row.hand
     if h is not None:
         st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer)
         room.hand_id = h.id
+        room.fair = fairness_of(h)
         room._install(st, h.start_version)
         for a in h.actions:
             st.apply(action_codec.decode(a.payload))
             room.marks.append((a.version, len(st.log)))
-            if a.client_id is not None:
-                room._remember(a.seat, a.client_id, p.Ack(id=a.client_id, v=a.version))
         if st.over and not h.finished:  # stopped between storing the last action and booking it
             points, fields = room._book(st)
             store.update_room(row.code, **fields)

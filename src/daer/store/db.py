@@ -14,10 +14,10 @@ from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Table, create_engine, event, insert, select, update
+from sqlalchemy import Connection, Table, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Engine
 
-from daer.store.models import ActionTable, HandTable, RoomTable, SeatTable
+from daer.store.models import ActionTable, HandTable, ReplyTable, RoomTable, SeatTable
 
 DEFAULT_URL = "sqlite:///daer.db"
 """Database used when neither ``--db`` nor ``DAER_DATABASE_URL`` is given."""
@@ -26,6 +26,7 @@ _ROOMS = cast(Table, RoomTable.__table__)
 _SEATS = cast(Table, SeatTable.__table__)
 _HANDS = cast(Table, HandTable.__table__)
 _ACTIONS = cast(Table, ActionTable.__table__)
+_REPLIES = cast(Table, ReplyTable.__table__)
 
 
 def database_url(url: str | None = None) -> str:
@@ -56,6 +57,16 @@ class ActionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplyRow:
+    """The answer (server message as JSON) to a seat's action or command id; ``refused`` for an error."""
+
+    seat: int
+    client_id: str
+    reply: str
+    refused: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class HandRow:
     """A stored hand with its actions."""
 
@@ -70,6 +81,9 @@ class HandRow:
     finished: bool
     points: str | None
     actions: tuple[ActionRow, ...]
+    commitment: str | None = None
+    seed: str | None = None
+    entropy: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +100,9 @@ class RoomRow:
     hands_played: int
     seats: tuple[SeatRow, ...]
     hand: HandRow | None
+    ready: str | None = None
+    deal_seed: str | None = None
+    deal_entropy: str | None = None
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -123,21 +140,36 @@ class Store:
 
     # -- writes (each one transaction) ----------------------------------------------------------
     def create_room(self, *, code: str, created_at: float, config: str, scores: str, dealer: int,
-                    seats: list[SeatRow]) -> None:
-        """A new room and its seats."""
+                    seats: list[SeatRow], deal_seed: str | None = None) -> None:
+        """A new room and its seats (and the secret seed of its first hand)."""
         with self.engine.begin() as conn:
             conn.execute(insert(_ROOMS).values(code=code, created_at=created_at, config=config, status="waiting",
-                                               version=0, scores=scores, dealer=dealer, hands_played=0))
+                                               version=0, scores=scores, dealer=dealer, hands_played=0,
+                                               ready="[]", deal_seed=deal_seed, deal_entropy=None))
             for s in seats:
                 conn.execute(insert(_SEATS).values(room_code=code, seat=s.seat, kind=s.kind, name=s.name,
                                                    token_hash=s.token_hash, auto=s.auto))
 
-    def update_room(self, code: str, *, seats: list[SeatRow] | None = None, **fields: Any) -> None:
-        """Change room fields (status, version, scores, dealer, hands_played) and optionally seats."""
+    def update_room(self, code: str, *, seats: list[SeatRow] | None = None, reply: ReplyRow | None = None,
+                    **fields: Any) -> None:
+        """Change room fields (status, version, scores, dealer, hands_played, ready, deal_*) and optionally
+        seats, with the answer to the command that made the change."""
         with self.engine.begin() as conn:
             if fields:
                 conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(**fields))
             self._write_seats(conn, code, seats or [])
+            self._write_reply(conn, code, reply)
+
+    @staticmethod
+    def _write_reply(conn: Connection, code: str, reply: ReplyRow | None) -> None:
+        if reply is not None:
+            conn.execute(insert(_REPLIES).values(room_code=code, seat=reply.seat, client_id=reply.client_id,
+                                                 reply=reply.reply, refused=reply.refused))
+
+    def save_reply(self, code: str, reply: ReplyRow) -> None:
+        """The answer to an id whose command changed nothing else (or was refused)."""
+        with self.engine.begin() as conn:
+            self._write_reply(conn, code, reply)
 
     @staticmethod
     def _write_seats(conn: Connection, code: str, seats: list[SeatRow]) -> None:
@@ -146,21 +178,29 @@ class Store:
                          .values(kind=s.kind, name=s.name, token_hash=s.token_hash, auto=s.auto))
 
     def start_hand(self, *, code: str, number: int, rules: str, overrides: str, dealer: int, deck: str,
-                   version: int, seats: list[SeatRow] | None = None) -> int:
-        """A new hand; the room moves to ``playing`` at ``version``.  Returns the hand id."""
+                   version: int, seats: list[SeatRow] | None = None,
+                   fairness: tuple[str, str, str] | None = None, reply: ReplyRow | None = None) -> int:
+        """A new hand (``fairness``: its commitment, seed and entropy JSON); the room moves to ``playing``
+        at ``version`` and its next-hand seed and ready marks are cleared.  Returns the hand id."""
+        commit, seed, entropy = fairness or (None, None, None)
         with self.engine.begin() as conn:
             res = conn.execute(insert(_HANDS).values(room_code=code, number=number, rules=rules,
                                                      overrides=overrides, dealer=dealer, deck=deck,
-                                                     start_version=version, finished=False, points=None))
+                                                     start_version=version, finished=False, points=None,
+                                                     commitment=commit, seed=seed, entropy=entropy))
             hand_id = res.inserted_primary_key[0] if res.inserted_primary_key else None
             assert isinstance(hand_id, int)
-            conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(status="playing", version=version))
+            conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(
+                status="playing", version=version, ready="[]", deal_seed=None, deal_entropy=None))
             self._write_seats(conn, code, seats or [])
+            self._write_reply(conn, code, reply)
             return hand_id
 
     def append_action(self, *, code: str, hand_id: int, row: ActionRow, room: dict[str, Any] | None = None,
-                      points: str | None = None, seats: list[SeatRow] | None = None) -> None:
-        """An accepted action, the room's new version (and scores etc. in ``room``), and the hand's end."""
+                      points: str | None = None, seats: list[SeatRow] | None = None,
+                      reply: ReplyRow | None = None) -> None:
+        """An accepted action, the room's new version (and scores etc. in ``room``), the hand's end, and the
+        ack to the client's id."""
         with self.engine.begin() as conn:
             conn.execute(insert(_ACTIONS).values(hand_id=hand_id, idx=row.idx, version=row.version, seat=row.seat,
                                                  client_id=row.client_id, payload=row.payload))
@@ -168,6 +208,7 @@ class Store:
             if points is not None:
                 conn.execute(update(_HANDS).where(_HANDS.c.id == hand_id).values(finished=True, points=points))
             self._write_seats(conn, code, seats or [])
+            self._write_reply(conn, code, reply)
 
     def finish_hand(self, hand_id: int, points: str) -> None:
         """Mark a hand finished (a hand that ended at the deal, or one booked after a restart)."""
@@ -180,7 +221,7 @@ class Store:
         return HandRow(
             id=row.id, room_code=row.room_code, number=row.number, rules=row.rules, overrides=row.overrides,
             dealer=row.dealer, deck=row.deck, start_version=row.start_version, finished=bool(row.finished),
-            points=row.points,
+            points=row.points, commitment=row.commitment, seed=row.seed, entropy=row.entropy,
             actions=tuple(ActionRow(a.idx, a.version, a.seat, a.client_id, a.payload) for a in acts),
         )
 
@@ -198,6 +239,7 @@ class Store:
                 scores=r.scores, dealer=r.dealer, hands_played=r.hands_played,
                 seats=tuple(SeatRow(s.seat, s.kind, s.name, s.token_hash, bool(s.auto)) for s in seats),
                 hand=self._hand(conn, h) if h is not None else None,
+                ready=r.ready, deal_seed=r.deal_seed, deal_entropy=r.deal_entropy,
             )
 
     def room_codes(self, statuses: tuple[str, ...] = ("waiting", "playing", "between")) -> list[str]:
@@ -217,3 +259,17 @@ class Store:
             rows = conn.execute(select(_HANDS.c.id, _HANDS.c.number, _HANDS.c.finished, _HANDS.c.points)
                                 .where(_HANDS.c.room_code == code).order_by(_HANDS.c.number)).all()
             return [(r.id, r.number, bool(r.finished), r.points) for r in rows]
+
+    def reply(self, code: str, seat: int, client_id: str) -> str | None:
+        """The stored answer to a seat's id, if any."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(_REPLIES.c.reply).where(
+                _REPLIES.c.room_code == code, _REPLIES.c.seat == seat, _REPLIES.c.client_id == client_id,
+            )).scalar()
+
+    def refusals(self, code: str) -> dict[int, int]:
+        """How many refused ids are stored for each seat of a room."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(_REPLIES.c.seat, func.count()).where(
+                _REPLIES.c.room_code == code, _REPLIES.c.refused.is_(True)).group_by(_REPLIES.c.seat)).all()
+            return {int(seat): int(n) for seat, n in rows}

@@ -22,6 +22,12 @@ class RoomTable(Base):
     scores: Mapped[str] = mapped_column(Text)
     dealer: Mapped[int] = mapped_column(Integer)
     hands_played: Mapped[int] = mapped_column(Integer)
+    ready: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Seats ready for the next hand (JSON list)."""
+    deal_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """Secret seed of the next hand, stored before its commitment is published (``daer.engine.fairness``)."""
+    deal_entropy: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """What each seat added to the next hand's deal (JSON list, "" for none)."""
 
 
 class SeatTable(Base):
@@ -50,6 +56,9 @@ class HandTable(Base):
     start_version: Mapped[int] = mapped_column(Integer)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     points: Mapped[str | None] = mapped_column(Text, nullable=True)
+    commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    entropy: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class ActionTable(Base):
@@ -64,3 +73,14 @@ class ActionTable(Base):
     seat: Mapped[int] = mapped_column(Integer)
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     payload: Mapped[str] = mapped_column(Text)
+
+
+class ReplyTable(Base):
+    """The first answer to a seat's action or command id (JSON), so a repeat gets it again after a restart."""
+
+    __tablename__ = "replies"
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    client_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    reply: Mapped[str] = mapped_column(Text)
+    refused: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -1,0 +1,73 @@
+"""The answers a room gave to its seats' action and command ids (重复消息), kept so a repeat gets the same answer.
+
+An acked id's answer is stored in the same transaction as the change it made (or, for a command that
+changed nothing, in one of its own) before the ack is sent, so it survives restarts and later hands.
+Refusals are remembered too, but only the first :data:`STORED_REFUSALS` of each seat are stored (a client
+could otherwise make the server write for every message it sends); later ones are kept in memory.  Each
+seat's most recent :data:`IN_MEMORY` answers are held in memory; older ids are looked up in the store.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import msgspec
+
+from daer.server import protocol as p
+from daer.store import ReplyRow, Store
+
+IN_MEMORY = 256
+"""Answers held in memory per seat (the rest are read back from the store when repeated)."""
+STORED_REFUSALS = 256
+"""Refused ids stored per seat of a room; refusals past it are remembered in memory only."""
+_decoder = msgspec.json.Decoder(p.Ack | p.Error)
+
+
+class ReplyBook:
+    """One room's answers by (seat, id): a bounded memory in front of the store's ``replies`` table."""
+
+    def __init__(self, store: Store, code: str) -> None:
+        self.store = store
+        self.code = code
+        self.memory: dict[int, OrderedDict[str, p.ServerMessage]] = {}
+        self._refused: dict[int, int] | None = None
+
+    def get(self, seat: int, msg_id: str) -> p.ServerMessage | None:
+        """The first answer to this id, or None when it is new."""
+        mem = self.memory.get(seat)
+        if mem is not None and msg_id in mem:
+            mem.move_to_end(msg_id)
+            return mem[msg_id]
+        text = self.store.reply(self.code, seat, msg_id)
+        if text is None:
+            return None
+        reply = _decoder.decode(text)
+        self.remember(seat, msg_id, reply)
+        return reply
+
+    def remember(self, seat: int, msg_id: str, reply: p.ServerMessage) -> None:
+        """Hold an answer in memory (it is already stored, or need not be)."""
+        mem = self.memory.setdefault(seat, OrderedDict())
+        mem[msg_id] = reply
+        mem.move_to_end(msg_id)
+        while len(mem) > IN_MEMORY:
+            mem.popitem(last=False)
+
+    @staticmethod
+    def row(seat: int, msg_id: str, reply: p.ServerMessage) -> ReplyRow:
+        """An answer as stored with the change it acknowledges."""
+        return ReplyRow(seat, msg_id, p.encode(reply), isinstance(reply, p.Error))
+
+    def save(self, seat: int, msg_id: str, reply: p.ServerMessage) -> None:
+        """Store an ack that came with no other change, then remember it."""
+        self.store.save_reply(self.code, self.row(seat, msg_id, reply))
+        self.remember(seat, msg_id, reply)
+
+    def refuse(self, seat: int, msg_id: str, reply: p.Error) -> None:
+        """Remember a refusal; store it while the seat has fewer than :data:`STORED_REFUSALS` stored."""
+        if self._refused is None:
+            self._refused = self.store.refusals(self.code)
+        if self._refused.get(seat, 0) < STORED_REFUSALS:
+            self.store.save_reply(self.code, self.row(seat, msg_id, reply))
+            self._refused[seat] = self._refused.get(seat, 0) + 1
+        self.remember(seat, msg_id, reply)
