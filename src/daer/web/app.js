@@ -1,6 +1,7 @@
 // The table page: lobby (create / join), room (seats, start), hand (play), settlement.
 // Everything the rules decide comes from the server: this page offers only view.legal.
 import { card, cardRow, charOf, kindOf } from "./cards.js";
+import { randomEntropy } from "./fairness.js";
 import { lang, setLang, t } from "./i18n.js";
 
 const $app = document.getElementById("app");
@@ -142,11 +143,19 @@ function act(action) {
   render();
 }
 const cmd = (name) => send({ t: "cmd", id: newId(), name, v: S.v });
+// Our own random bytes for every deal we sit in, sent once per commitment (docs/fairness.md).
+function addEntropy(room) {
+  if (S.seat === null || S.seat === undefined || !room.commit || room.commit === S.entropyFor) return;
+  if (room.status !== "waiting" && room.status !== "between") return;
+  S.entropyFor = room.commit;
+  send({ t: "cmd", id: newId(), name: "entropy", entropy: randomEntropy() });
+}
 
 function onMessage(m) {
   if (m.t === "welcome") { S.seat = m.seat; document.body.dataset.conn = "ok"; }
   else if (m.t === "update") {
     S.upd = m; S.v = m.v; S.busy = false;
+    addEntropy(m.room);
     S.deadlineAt = m.room.deadline === null ? null : Date.now() + m.room.deadline * 1000;
     render();
   } else if (m.t === "error") {

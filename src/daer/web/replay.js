@@ -1,5 +1,6 @@
 // Replay of a finished hand, step by step, every hand open; the record downloads as JSON.
 import { card, charOf, kindOf } from "./cards.js";
+import { verifyRecord } from "./fairness.js";
 import { lang } from "./i18n.js";
 
 // /replay/{code}/{number}: a hand is reached through its room's code and its number in the match
@@ -10,6 +11,7 @@ const zh = lang !== "en";
 let data = null;
 let i = 0;
 let timer = null;
+let fair = null;
 
 const h = (tag, attrs = {}, ...kids) => {
   const el = document.createElement(tag);
@@ -43,6 +45,8 @@ function render() {
     : `${zh ? "赢家 座" : "winner seat "}${v.result.winner + 1} · ${v.result.hu}${zh ? "胡" : " hu"} · ${v.result.points.join(" / ")}`) : null;
   $app.replaceChildren(
     h("div", { class: "bar" }, h("span", { class: "grow" }, `${zh ? "回放" : "Replay"} · ${data.rules}`),
+      fair ? h("span", { id: "fair", class: fair.ok ? "ok" : "muted", title: zh ? fair.zh : fair.en },
+        `${fair.ok === true ? "✓" : fair.ok === false ? "✗" : "?"} ${zh ? "公平发牌" : "fair deal"}`) : null,
       h("a", { href: `${base}/record`, download: "", id: "download" }, zh ? "下载牌谱" : "Download record")),
     h("div", { class: "centre" }, v.offer ? card(v.offer.kind, { size: "large" }) : null,
       h("div", { class: "info" }, h("div", { id: "step" }, `${i}/${data.steps.length - 1} · ${say(st.action)}`),
@@ -62,4 +66,6 @@ fetch(`${base}/replay`).then(async (r) => {
   const d = await r.json();
   if (!r.ok) { $app.textContent = zh ? `${d.zh}（${d.en}）` : d.en; return; }
   data = d; render();
+  const rec = await fetch(`${base}/record`);
+  if (rec.ok) { fair = await verifyRecord(await rec.json()); render(); }
 });
