@@ -13,7 +13,7 @@ from daer.engine.fairness import check
 
 
 def verify(
-    record: Annotated[Path, typer.Argument(help="牌谱文件 record file (JSON), e.g. from /api/rooms/CODE/hands/N/record")],
+    record: Annotated[Path, typer.Argument(help="牌谱文件 record file (JSON, /api/rooms/CODE/hands/N/record)")],
     *,
     lang: Annotated[str, typer.Option(help="zh / en")] = "zh",
 ) -> None:
