@@ -32,8 +32,8 @@ from daer.cli.render import (
     turn_line,
     waits_line,
 )
-from daer.cli.terms import LEGEND_EN, TERMS
-from daer.engine import GameState, Hu, Pass, new_hand
+from daer.cli.terms import TERMS, legend_en
+from daer.engine import GameState, Hu, Pass, dumps, new_hand, record_of
 from daer.engine.actions import Chi, Discard, Peng
 from daer.engine.events import Claimed, Discarded, NotTaken
 from daer.rules import find_rules
@@ -180,7 +180,8 @@ def test_english_separates_melds_and_translates_the_group_words() -> None:
         word = found.group(1)
         assert word in {en for _, en in TERMS.values()}
         assert not re.search(r"[\u4e00-\u9fff]", part)
-    assert "x = small" in LEGEND_EN and "d = big" in LEGEND_EN
+    legend = legend_en(10)
+    assert "x = small" in legend and "d = big" in legend and "10 to win here" in legend
 
 
 def test_bi_is_named_in_words_and_explained_once() -> None:
@@ -307,3 +308,34 @@ def test_a_draw_with_no_payment_says_nobody_pays() -> None:
             assert "谁付谁: 没有人付钱" in _end(st, 0, "zh") and "who pays whom: nobody pays" in _end(st, 0, "en")
             return
     pytest.fail("no 黄牌 in 40 跑胡子 hands")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_waits_lines_break_between_waits_to_fit_80_columns(lang: str) -> None:
+    shown = 0
+    for seed in range(8):
+        st = new_hand(LUZHOU, seed=seed)
+        bots = {s: HeuristicBot(LUZHOU, seed) for s in range(4)}
+        while not st.over:
+            seat = st.to_act()[0]
+            view = st.view(seat, log=False)
+            if text := waits_line(view, LUZHOU, lang, 80):
+                shown += 1
+                assert all(cell_len(line) <= 80 for line in text.splitlines()), text
+                assert not re.search(r"\(\d+ hu,\s*$|\d+\s*$", text.splitlines()[0])  # no wait cut in two
+            st.apply(bots[seat].choose(view))
+    assert shown > 20
+
+
+@pytest.mark.parametrize(("lang", "needles"),
+                         [("zh", ["谁付谁", "算法"]), ("en", ["x = small", "who pays whom", "arithmetic"])])
+def test_replay_ends_with_the_settlement_explained(tmp_path: Path, lang: str, needles: list[str]) -> None:
+    st = new_hand(LUZHOU, seed=50)
+    play_hand(st, {s: HeuristicBot(LUZHOU, s) for s in range(4)})
+    assert st.result is not None and st.result.winner is not None
+    path = tmp_path / "hand.json"
+    path.write_text(dumps(record_of(st, seed=50)), encoding="utf-8")
+    res = RUNNER.invoke(app, ["replay", str(path), "--lang", lang])
+    assert res.exit_code == 0, res.output
+    for needle in needles:
+        assert needle in res.output

@@ -22,7 +22,7 @@ from daer.cli.render import (
     turn_line,
     waits_line,
 )
-from daer.cli.terms import LEGEND_EN
+from daer.cli.terms import legend_en
 from daer.engine import GameState, View, dumps, record_of
 from daer.engine.actions import Action, Bao, Chi, Discard, Peng, Zhao
 from daer.engine.events import Claimed, NotTaken
@@ -63,7 +63,7 @@ def play(
     others = [s for s in range(ruleset.table.seats) if s != seat]
     opponents = {s: make_bot(names[i % len(names)], f"{seed}:{s}", rules=ruleset) for i, s in enumerate(others)}
     if lang == "en":
-        console.print(LEGEND_EN + "\n", highlight=False)
+        console.print(legend_en(ruleset.win.min_hu) + "\n", highlight=False)
     game = TerminalPlayer(console, seat, opponents, ruleset, lang)
     try:
         for n in range(hands):

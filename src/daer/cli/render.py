@@ -211,16 +211,18 @@ def waits_line(view: View, rules: Ruleset, lang: str, width: int = 80) -> str:
     counts = _counts(view.hand)
     left = unseen(view)
     if view.phase == "discard" and view.actor == view.seat and view.to_act:
-        out = []
+        out: list[str] = []  # "打 捌 → 叁(…)" then each further wait: lines break between waits
         for kind in sorted({a.kind for a in view.legal if isinstance(a, Discard | Bao)}):
             counts[kind] -= 1
             if ws := _waits_of(view, rules, counts, left, lang):
-                out.append(f"{fmt([kind], lang)} → {' '.join(ws)}")
+                if out:
+                    out[-1] += ";"
+                out += [f"{fmt([kind], lang)} → {ws[0]}", *ws[1:]]
             counts[kind] += 1
         if not out:
             return ""
         head = "waits after discarding: " if lang == "en" else "叫牌提示：打 "
-        return "\n".join(wrap_items(head, out, width, sep="; ", indent=4))
+        return "\n".join(wrap_items(head, out, width, sep=" ", indent=4))
     ws = _waits_of(view, rules, counts, left, lang)
     if not ws:
         return ""

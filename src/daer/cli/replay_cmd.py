@@ -10,7 +10,7 @@ from rich.console import Console
 
 from daer.cli.options import check_lang, seat_option
 from daer.cli.render import action_text, narrate, print_hand_end, render_view, turn_line
-from daer.cli.terms import LEGEND_EN
+from daer.cli.terms import legend_en
 from daer.engine import RecordError, loads
 from daer.engine import replay as replay_record
 from daer.engine.errors import IllegalActionError
@@ -40,7 +40,7 @@ def replay(
     if seat is not None:
         seat_option(seat, final.rules)
     if lang == "en":
-        console.print(LEGEND_EN + "\n", highlight=False)
+        console.print(legend_en(final.rules.win.min_hu) + "\n", highlight=False)
     state = replay_record(record, upto=0)
     total = len(record.actions)
     shown = 0

@@ -63,10 +63,15 @@ LEGEND_EN = (
     "  pong = three alike, the third claimed (碰); dealt pong = three dealt (坎);\n"
     "  kong = four alike, the fourth claimed (招); dealt kong = four dealt (垅);\n"
     "  chow = taking a card into a run or a mixed trio (吃).\n"
-    "hu = points of your groups (a win needs enough); deng = the bracket of hu\n"
+    "hu = points of your groups ({min_hu} to win here); deng = the bracket of hu\n"
     "  that sets the payment; the dijia (底家) sits the hand out and is paid."
 )
-"""Shown once at the start of an English game: what x/d and the group words mean."""
+"""Shown once at the start of an English game (see :func:`legend_en`): what x/d and the group words mean."""
+
+
+def legend_en(min_hu: int) -> str:
+    """The English legend for a ruleset whose win needs ``min_hu`` 胡."""
+    return LEGEND_EN.format(min_hu=min_hu)
 
 BI_EN = (
     "bi (比): after a chow, every other copy of the eaten card in your hand\n"
