@@ -339,3 +339,18 @@ def test_replay_ends_with_the_settlement_explained(tmp_path: Path, lang: str, ne
     assert res.exit_code == 0, res.output
     for needle in needles:
         assert needle in res.output
+
+
+def test_an_instant_win_offered_to_the_player_says_what_it_is() -> None:
+    deck = make_deck(LUZHOU, hands={
+        0: "一一一一三三三三六六六六七八八十贰肆玖拾拾",  # the dealer holds 3垅: 可以直接胡牌, or play on
+        1: "二二四四五五七八九十壹壹贰叁肆伍陆柒捌玖",
+        3: "二二四四五五七七八九九九十十壹壹贰贰叁叁",
+    })
+    st = new_hand(LUZHOU, deck=deck)
+    view = st.view(0, log=False)
+    assert view.phase == "claim" and view.offer is None and view.to_act
+    assert turn_line(view, "zh") == ">> 轮到你：砌牌就能胡（3垅/5坎），胡还是过"
+    assert action_menu(view, "zh") == ["1. 胡（砌牌即胡）", "2. 过"]
+    assert action_menu(view, "en") == ["1. hu: instant win (砌牌即胡)", "2. pass"]
+    assert "instant win" in turn_line(view, "en")

@@ -164,7 +164,13 @@ def turn_line(view: View, lang: str) -> str:
         if view.actor == view.seat:
             return ">> your turn: discard a card" if en else ">> 轮到你出牌：打一张"
         return f">> seat {view.actor} to discard" if en else f">> 轮到{view.actor}号位出牌"
-    card = fmt([view.offer.kind], lang) if view.offer is not None else ""
+    if view.offer is None:  # 3垅 / 5坎 in the dealt hand: the win may be taken or declined (可以直接胡牌)
+        if view.to_act:
+            return (">> your call: your dealt hand is an instant win — take it (hu) or play on (pass)" if en
+                    else ">> 轮到你：砌牌就能胡（3垅/5坎），胡还是过")
+        return (">> waiting for a player to take or decline an instant win" if en
+                else ">> 等其他家决定胡不胡（砌牌即胡）")
+    card = fmt([view.offer.kind], lang)
     if view.to_act:
         return f">> your call: take {card} or pass" if en else f">> 轮到你：要不要 {card}"
     return f">> waiting for the others to take or pass {card}" if en else f">> 等其他家决定要不要 {card}"
@@ -259,7 +265,15 @@ def action_text(action: Action, lang: str, card: int | None = None) -> str:
 def action_menu(view: View, lang: str) -> list[str]:
     """The legal actions as short numbered choices."""
     card = view.offer.kind if view.offer is not None else None
-    return [f"{i}. {action_text(a, lang, card)}" for i, a in enumerate(view.legal, 1)]
+    out = []
+    for i, a in enumerate(view.legal, 1):
+        text = action_text(a, lang, card)
+        if isinstance(a, Hu) and card is None:  # a win on the dealt hand
+            instant = view.phase == "claim"
+            text = ("hu: instant win (砌牌即胡)" if instant else "hu: heavenly hand (天胡)") if lang == "en" \
+                else ("胡（砌牌即胡）" if instant else "胡（天胡）")
+        out.append(f"{i}. {text}")
+    return out
 
 
 def menu_lines(items: list[str], width: int) -> list[str]:
