@@ -120,3 +120,18 @@ def test_score_json_blank_line_gets_its_own_error_line_and_is_counted() -> None:
     assert "input 2" in res.stderr and "input 3" in res.stderr and "input 4" not in res.stderr
     bad_after_blank = RUNNER.invoke(app, ["score", "--json"], input=f"{good}\n\n{{\n")
     assert "input 3: JSON" in bad_after_blank.stderr  # counted from every line, blank ones too
+
+
+def test_score_waits_in_english_are_written_in_ascii_cards() -> None:
+    res = RUNNER.invoke(app, ["score", HAND, "--lang", "en"])
+    assert res.exit_code == 0
+    assert "waits: x3(9 hu)  x10(15 hu)" in res.output
+    assert "叫牌: 三(9胡)  十(15胡)" in RUNNER.invoke(app, ["score", HAND]).output
+
+
+def test_score_prints_the_arithmetic_from_hu_to_the_payment() -> None:
+    out = RUNNER.invoke(app, ["score", HAND, "--win", "十"]).output
+    assert "算法: 15胡 → 2等 → 输家各付 (2+1)×1 = 3" in out and "谁付谁:" in out
+    en = RUNNER.invoke(app, ["score", HAND, "--win", "十", "--lang", "en"]).output
+    assert "arithmetic: 15 hu → deng 2 → each loser pays (2+1)×1 = 3" in en and "who pays whom:" in en
+    assert "│ run " in en and "│ 顺 " not in en

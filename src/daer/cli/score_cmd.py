@@ -67,7 +67,7 @@ def score(
     if not result["complete"] and not result["ok"] and win is None:
         found = waits(req.rules, req.hand, req.melds)
         if found:
-            parts = [f"{format_kinds([w.kind])}({w.hu}{_t('hu', en)})" for w in found]
+            parts = [f"{format_kinds([w.kind], ascii=en)}({w.hu}{' hu' if en else '胡'})" for w in found]
             console.print(f"{_t('waits', en)}: " + "  ".join(parts))
             return
     print_result(console, result, en)
