@@ -25,6 +25,7 @@ from daer.cli.render import (
     bi_note,
     grouped_hand,
     hand_groups,
+    meld_text,
     menu_lines,
     narrate,
     print_hand_end,
@@ -32,9 +33,9 @@ from daer.cli.render import (
     turn_line,
     waits_line,
 )
-from daer.cli.terms import TERMS, legend_en
+from daer.cli.terms import TERMS, legend_en, term
 from daer.engine import GameState, Hu, Pass, dumps, new_hand, record_of
-from daer.engine.actions import Chi, Discard, Peng
+from daer.engine.actions import Chi, Discard, Peng, Zhao
 from daer.engine.events import Claimed, Discarded, NotTaken
 from daer.rules import find_rules
 
@@ -354,3 +355,13 @@ def test_an_instant_win_offered_to_the_player_says_what_it_is() -> None:
     assert action_menu(view, "zh") == ["1. 胡（砌牌即胡）", "2. 过"]
     assert action_menu(view, "en") == ["1. hu: instant win (砌牌即胡)", "2. pass"]
     assert "instant win" in turn_line(view, "en")
+
+
+def test_paohuzi_words_on_the_table_and_in_the_menu() -> None:
+    paohuzi = find_rules("paohuzi")
+    assert term("zhao", "zh", paohuzi) == "跑" and term("long", "zh", paohuzi) == "提"
+    assert term("zhao", "zh", LUZHOU) == "招" and term("long", "en", LUZHOU) == "dealt kong"
+    assert meld_text("zhao", (7, 7, 7, 7), "zh", paohuzi) == "跑八八八八"
+    assert action_text(Zhao(seat=0), "zh", K["八"], paohuzi) == "跑 八八八八"
+    ev = Claimed(seat=2, how="zhao", card=ids("八")[0], melds=(ids("八八八八"),))
+    assert narrate(ev, "zh", rules=paohuzi) == "2号位跑 八八八八"

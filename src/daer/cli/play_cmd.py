@@ -127,14 +127,15 @@ class TerminalPlayer:
                     self.console.print(line, highlight=False)
         self.narrate(state.view(me), shown)
         final = state.view(me)
-        self.console.print(render_view(final, lang=self.lang, width=self.console.width), highlight=False)
+        table = render_view(final, lang=self.lang, width=self.console.width, rules=self.rules)
+        self.console.print(table, highlight=False)
         assert state.settlement is not None
         print_hand_end(self.console, final, state.settlement, self.rules, self.lang)
 
     def narrate(self, view: View, shown: int) -> int:
         """Print the events since ``shown``; the new count."""
         for ev in view.log[shown:]:
-            if line := narrate(ev, self.lang, self.me):
+            if line := narrate(ev, self.lang, self.me, self.rules):
                 self.console.print(f"[dim]{line}[/dim]", highlight=False)
             if isinstance(ev, Claimed | NotTaken) and self.claiming is not None:
                 if isinstance(ev, Claimed) and ev.seat != self.me:
@@ -145,19 +146,19 @@ class TerminalPlayer:
     def ask(self, view: View) -> Action:
         """Show the table, whose turn, the waits and the numbered choices; prompt until a valid number."""
         console, lang = self.console, self.lang
-        console.print(render_view(view, lang=lang, width=console.width), highlight=False)
+        console.print(render_view(view, lang=lang, width=console.width, rules=self.rules), highlight=False)
         console.print(turn_line(view, lang), highlight=False)
         if line := waits_line(view, self.rules, lang, console.width):
             console.print(line, highlight=False)
         if not self.bi_explained and (note := bi_note(view, lang)):
             console.print(note, highlight=False)
             self.bi_explained = True
-        return ask(console, view, lang)
+        return ask(console, view, lang, self.rules)
 
 
-def ask(console: Console, view: View, lang: str) -> Action:
+def ask(console: Console, view: View, lang: str, rules: Ruleset | None = None) -> Action:
     """Prompt until a valid number is typed."""
-    menu = action_menu(view, lang)
+    menu = action_menu(view, lang, rules)
     while True:
         for line in menu_lines(menu, console.width):
             console.print(line, highlight=False)

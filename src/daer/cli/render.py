@@ -87,9 +87,10 @@ def seat_name(view: View, seat: int, lang: str) -> str:
     return f"{seat}号位" + (f"({','.join(tags)})" if tags else "")
 
 
-def meld_text(kind: str, kinds: tuple[int, ...], lang: str) -> str:
-    """``碰玖玖玖`` / ``pong d9 d9 d9``."""
-    return f"{term(kind, lang)} {fmt(kinds, lang)}" if lang == "en" else f"{term(kind, lang)}{fmt(kinds, lang)}"
+def meld_text(kind: str, kinds: tuple[int, ...], lang: str, rules: Ruleset | None = None) -> str:
+    """``碰玖玖玖`` / ``pong d9 d9 d9`` (with ``rules``, in the ruleset's words: 跑 for 招 in 跑胡子)."""
+    word = term(kind, lang, rules)
+    return f"{word} {fmt(kinds, lang)}" if lang == "en" else f"{word}{fmt(kinds, lang)}"
 
 
 def wrap_items(head: str, items: list[str], width: int, *, sep: str = "  ", indent: int = 6) -> list[str]:
@@ -105,7 +106,7 @@ def wrap_items(head: str, items: list[str], width: int, *, sep: str = "  ", inde
     return lines
 
 
-def render_view(view: View, *, lang: str = "zh", width: int = 80) -> str:
+def render_view(view: View, *, lang: str = "zh", width: int = 80, rules: Ruleset | None = None) -> str:
     """The table as seen by the view's seat: stock, every seat (the 底家 too), the card on offer, the hand.
 
     Lines break between melds and between groups of cards, never inside one, to fit ``width`` cells.
@@ -122,7 +123,7 @@ def render_view(view: View, *, lang: str = "zh", width: int = 80) -> str:
     for seat in view.players:
         head = f"  {seat_name(view, seat, lang)}: " + (
             f"{view.hand_sizes[seat]} cards" if en else f"{view.hand_sizes[seat]}张")
-        melds = [meld_text(m.kind, m.kinds, lang) for m in view.melds[seat]]
+        melds = [meld_text(m.kind, m.kinds, lang, rules) for m in view.melds[seat]]
         if melds:
             melds[0] = "| " + melds[0]
         lines += wrap_items(head + " ", melds, width, sep=", " if en else "  ")
@@ -236,7 +237,7 @@ def waits_line(view: View, rules: Ruleset, lang: str, width: int = 80) -> str:
                                 sep=" ", indent=4))
 
 
-def action_text(action: Action, lang: str, card: int | None = None) -> str:
+def action_text(action: Action, lang: str, card: int | None = None, rules: Ruleset | None = None) -> str:
     """One choice in words: ``碰 捌捌捌`` / ``pong d8 d8 d8``; ``card`` is the kind on offer."""
     en = lang == "en"
     if isinstance(action, Discard):
@@ -252,7 +253,7 @@ def action_text(action: Action, lang: str, card: int | None = None) -> str:
         return f"hu (win) on {fmt([card], lang)}" if en else f"胡 {fmt([card], lang)}"
     if isinstance(action, Zhao | Peng):
         n, key = (4, "zhao") if isinstance(action, Zhao) else (3, "peng")
-        return f"{term(key, lang)} {fmt([card] * n, lang)}" if card is not None else term(key, lang)
+        return f"{term(key, lang, rules)} {fmt([card] * n, lang)}" if card is not None else term(key, lang, rules)
     assert isinstance(action, Chi)
     main = sorted([*action.hand, *([card] if card is not None else [])])
     text = f"{term('chi', lang)} {fmt(main, lang)}"
@@ -262,12 +263,12 @@ def action_text(action: Action, lang: str, card: int | None = None) -> str:
     return text
 
 
-def action_menu(view: View, lang: str) -> list[str]:
+def action_menu(view: View, lang: str, rules: Ruleset | None = None) -> list[str]:
     """The legal actions as short numbered choices."""
     card = view.offer.kind if view.offer is not None else None
     out = []
     for i, a in enumerate(view.legal, 1):
-        text = action_text(a, lang, card)
+        text = action_text(a, lang, card, rules)
         if isinstance(a, Hu) and card is None:  # a win on the dealt hand
             instant = view.phase == "claim"
             text = ("hu: instant win (砌牌即胡)" if instant else "hu: heavenly hand (天胡)") if lang == "en" \
@@ -301,7 +302,7 @@ def bi_note(view: View, lang: str) -> str:
     return BI_EN if lang == "en" else BI_ZH
 
 
-def narrate(ev: Event, lang: str, me: int | None = None) -> str:
+def narrate(ev: Event, lang: str, me: int | None = None, rules: Ruleset | None = None) -> str:
     """One public event in words ('' for events not worth a line); seat ``me`` is called 你 / you."""
     en = lang == "en"
 
@@ -322,7 +323,7 @@ def narrate(ev: Event, lang: str, me: int | None = None) -> str:
             f"{who(ev.seat)}翻牌 {card}（墩剩{ev.left}）"
     if isinstance(ev, Claimed):
         main, *bi = [fmt([kind_of(c) for c in m], lang) for m in ev.melds]
-        text = f"{term(ev.how, lang)} {main}"
+        text = f"{term(ev.how, lang, rules)} {main}"
         if bi and ev.how == "chi":  # the 比 laid down with the 吃
             text += (" + " if en else " ") + f"{term('bi', lang)} " + (", " if en else " ").join(bi)
         elif bi:

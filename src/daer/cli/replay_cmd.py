@@ -47,25 +47,25 @@ def replay(
     for i, act in enumerate(record.actions, 1):
         card = state.offer.kind if state.offer is not None else None
         for ev in state.log[shown:]:
-            if line := narrate(ev, lang):
+            if line := narrate(ev, lang, rules=final.rules):
                 console.print(f"[dim]{line}[/dim]", highlight=False)
         shown = len(state.log)
         state.apply(act)
         who = f"seat {act.seat}" if lang == "en" else f"{act.seat}号位"
-        console.rule(f"{i}. {who}: {action_text(act, lang, card)}")
+        console.rule(f"{i}. {who}: {action_text(act, lang, card, final.rules)}")
         if step and i < total:
             view = state.view(seat)
-            console.print(render_view(view, lang=lang, width=console.width), highlight=False)
+            console.print(render_view(view, lang=lang, width=console.width, rules=final.rules), highlight=False)
             console.print(turn_line(view, lang), highlight=False)
             try:
                 input()
             except (EOFError, KeyboardInterrupt):
                 return
     for ev in final.log[shown:]:
-        if line := narrate(ev, lang):
+        if line := narrate(ev, lang, rules=final.rules):
             console.print(f"[dim]{line}[/dim]", highlight=False)
     view = final.view(seat)
-    console.print(render_view(view, lang=lang, width=console.width), highlight=False)
+    console.print(render_view(view, lang=lang, width=console.width, rules=final.rules), highlight=False)
     if final.settlement is not None and view.result is not None:
         print_hand_end(console, view, final.settlement, final.rules, lang)
 

@@ -11,6 +11,8 @@ Every term of a 列 (group), of a meld on the table and of an action comes from 
 
 from __future__ import annotations
 
+from daer.rules.model import Ruleset
+
 TERMS: dict[str, tuple[str, str]] = {
     # 列 shapes (GroupKind values) and meld kinds (MeldKind values, engine claim names)
     "run": ("顺", "run"),
@@ -41,8 +43,17 @@ INSTANT_EN = {"3垅": "three dealt kongs (3垅)", "5坎": "five dealt pongs (5�
 _BY_ZH = {zh: key for key, (zh, _) in TERMS.items()}
 
 
-def term(key: str, lang: str) -> str:
-    """The word for ``key`` (a group or meld kind, or a term above); unknown keys come back unchanged."""
+def term(key: str, lang: str, rules: Ruleset | None = None) -> str:
+    """The word for ``key`` (a group or meld kind, or a term above); unknown keys come back unchanged.
+
+    With ``rules``, a ruleset's own words: where ``play.pao`` / ``play.ti`` are on (跑胡子) a 招 is a 跑
+    and a 垅 a 提.
+    """
+    if rules is not None:
+        if key == "zhao" and rules.play.pao:
+            key = "pao"
+        elif key == "long" and rules.play.ti:
+            key = "ti"
     pair = TERMS.get(key)
     if pair is None:
         return key
