@@ -1,10 +1,11 @@
 """The answers a room gave to its seats' action and command ids (重复消息), kept so a repeat gets the same answer.
 
-An acked id's answer is stored in the same transaction as the change it made (or, for a command that
-changed nothing, in one of its own) before the ack is sent, so it survives restarts and later hands.
-Refusals are remembered too, but only the first :data:`STORED_REFUSALS` of each seat are stored (a client
-could otherwise make the server write for every message it sends); later ones are kept in memory.  Each
-seat's most recent :data:`IN_MEMORY` answers are held in memory; older ids are looked up in the store.
+An acked id's answer is stored in the same transaction as the change it made, before the ack is sent, so
+it survives restarts and later hands.  Answers that come with no change — refusals, and acks of commands
+that changed nothing (a second ``next``) — are stored alone, but only :data:`STORED_ALONE` of them per seat
+(refusals stored before the server started count too): a client could otherwise make the server write for
+every message it sends; past that they are kept in memory only.  Each seat's most recent
+:data:`IN_MEMORY` answers are held in memory; older ids are looked up in the store.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from daer.store import ReplyRow, Store
 
 IN_MEMORY = 256
 """Answers held in memory per seat (the rest are read back from the store when repeated)."""
-STORED_REFUSALS = 256
-"""Refused ids stored per seat of a room; refusals past it are remembered in memory only."""
+STORED_ALONE = 256
+"""Answers stored without a change (refusals, no-op acks) per seat of a room and server run; past it they
+are remembered in memory only."""
 _decoder = msgspec.json.Decoder(p.Ack | p.Error)
 
 
@@ -30,7 +32,7 @@ class ReplyBook:
         self.store = store
         self.code = code
         self.memory: dict[int, OrderedDict[str, p.ServerMessage]] = {}
-        self._refused: dict[int, int] | None = None
+        self._alone: dict[int, int] | None = None
 
     def get(self, seat: int, msg_id: str) -> p.ServerMessage | None:
         """The first answer to this id, or None when it is new."""
@@ -59,15 +61,15 @@ class ReplyBook:
         return ReplyRow(seat, msg_id, p.encode(reply), isinstance(reply, p.Error))
 
     def save(self, seat: int, msg_id: str, reply: p.ServerMessage) -> None:
-        """Store an ack that came with no other change, then remember it."""
-        self.store.save_reply(self.code, self.row(seat, msg_id, reply))
+        """An answer that came with no change (an ack of a command that changed nothing, or a refusal):
+        stored while the seat has fewer than :data:`STORED_ALONE` such answers stored, and remembered."""
+        if self._alone is None:
+            self._alone = self.store.refusals(self.code)
+        if self._alone.get(seat, 0) < STORED_ALONE:
+            self.store.save_reply(self.code, self.row(seat, msg_id, reply))
+            self._alone[seat] = self._alone.get(seat, 0) + 1
         self.remember(seat, msg_id, reply)
 
     def refuse(self, seat: int, msg_id: str, reply: p.Error) -> None:
-        """Remember a refusal; store it while the seat has fewer than :data:`STORED_REFUSALS` stored."""
-        if self._refused is None:
-            self._refused = self.store.refusals(self.code)
-        if self._refused.get(seat, 0) < STORED_REFUSALS:
-            self.store.save_reply(self.code, self.row(seat, msg_id, reply))
-            self._refused[seat] = self._refused.get(seat, 0) + 1
-        self.remember(seat, msg_id, reply)
+        """Remember a refusal (stored as :meth:`save` says)."""
+        self.save(seat, msg_id, reply)

@@ -1,0 +1,35 @@
+"""The answer book of a room: answers stored alone are bounded per seat, acks come back after a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import text
+
+from daer.server import protocol as p
+from daer.server.replies import IN_MEMORY, STORED_ALONE, ReplyBook
+from daer.store import SeatRow, Store
+
+
+def test_answers_stored_alone_are_bounded_per_seat_and_survive_a_restart(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'r.db'}")
+    store.create_room(code="ROOM1", created_at=0, config="{}", scores="[0,0,0,0]", dealer=0,
+                      seats=[SeatRow(s, "empty", "", None, False) for s in range(4)])
+    book = ReplyBook(store, "ROOM1")
+    n = STORED_ALONE + 20
+    for i in range(n):
+        book.save(0, f"n{i}", p.Ack(id=f"n{i}", v=i))
+    book.refuse(1, "bad", p.error("illegal", "不行", "no", id="bad", v=3))
+    with store.engine.connect() as conn:
+        per_seat = dict(conn.execute(text("SELECT seat, count(*) FROM replies GROUP BY seat")).all())
+    assert per_seat == {0: STORED_ALONE, 1: 1}
+    assert len(book.memory[0]) == IN_MEMORY
+    assert book.get(0, f"n{n - 1}") == p.Ack(id=f"n{n - 1}", v=n - 1)  # in memory
+    restarted = ReplyBook(store, "ROOM1")
+    assert restarted.get(0, "n0") == p.Ack(id="n0", v=0)  # from the store
+    assert restarted.get(0, f"n{STORED_ALONE - 1}") is not None
+    assert restarted.get(0, f"n{STORED_ALONE}") is None  # past the bound: memory only, gone with the restart
+    refused = restarted.get(1, "bad")
+    assert isinstance(refused, p.Error) and refused.code == "illegal"
+    assert restarted.get(2, "n0") is None  # answers are per seat
+    store.close()
