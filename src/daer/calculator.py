@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from daer.cards import NotationError, format_kinds, is_red, parse_kinds, to_counts
-from daer.hands import Evaluation, Meld, MeldError, MeldKind, evaluate, instant_win
+from daer.cards import NotationError, format_kinds, is_red, kind_ascii, kind_char, parse_kinds, to_counts
+from daer.hands import Evaluation, Meld, MeldError, MeldKind, evaluate, instant_win, waits
 from daer.hands.analysis import all_kinds, check_cards
 from daer.mingtang import PATTERN_MODES, Win, best_win, settle_instant
 from daer.rules import RulesError, Ruleset, resolve_rules
@@ -24,7 +24,7 @@ from daer.scoring import Settlement, WinFlags, settle
 
 REQUEST_FIELDS = frozenset(
     {"rules", "options", "hand", "melds", "win", "tianhu", "dihu", "haidi", "seat", "dealer", "lang",
-     "huilong", "bao", "wind"}
+     "huilong", "bao", "wind", "notes"}
 )
 
 
@@ -45,6 +45,8 @@ class Request:
     dealer: int
     wind: int | None = None
     """圈风 card (隆昌/古蔺), when given."""
+    notes: bool = False
+    """The arithmetic of the payment in every scoring mode (always given under 名堂 / 番 / 花样)."""
 
 
 def _cards(value: Any, what: str) -> list[int]:
@@ -136,7 +138,8 @@ def parse_request(data: Any) -> Request:
         check_cards(counts, mt, win_card)
     except NotationError as exc:
         raise RequestError(str(exc)) from None
-    return Request(rules, counts, mt, win_card, flags, _seat(data, "seat"), _seat(data, "dealer"), wind)
+    return Request(rules, counts, mt, win_card, flags, _seat(data, "seat"), _seat(data, "dealer"), wind,
+                   _bool(data, "notes"))
 
 
 def _group_json(ev: Evaluation) -> list[dict[str, Any]]:
@@ -217,7 +220,12 @@ def score_request(req: Request, *, notes: bool = False) -> dict[str, Any]:
                 out["ok"] = False
                 out["error"] = str(exc)
                 return out
-        out.update(settlement_fields(rules, s, notes=notes))
+        out.update(settlement_fields(rules, s, notes=notes or req.notes))
+    if req.win is None and not out["ok"]:
+        out["waits"] = [
+            {"card": kind_char(w.kind), "card_ascii": kind_ascii(w.kind), "hu": w.hu}
+            for w in waits(rules, req.hand, req.melds)
+        ]
     return out
 
 

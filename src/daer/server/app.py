@@ -36,7 +36,7 @@ from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
 from daer.server.limits import Limits, address_of
 from daer.server.rooms import Conn, Room, RoomManager, action_codec, token_hash
-from daer.server.score_api import score_endpoint
+from daer.server.score_api import calc_routes
 from daer.store import Store
 
 log = logging.getLogger("daer.server")
@@ -310,7 +310,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             Route("/api/rooms/{code}/hands/{number:int}/record", record),
             Route("/api/rooms/{code}/hands/{number:int}/replay", replay_steps),
             Route("/api/hands/{rest:path}", moved),
-            Route("/api/score", score_endpoint(lim), methods=["POST"]),
+            *calc_routes(lim),
             WebSocketRoute("/ws", ws_endpoint),
             Mount("/static", StaticFiles(directory=str(WEB)), name="static"),
         ],

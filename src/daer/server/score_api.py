@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from importlib import resources
 
+import msgspec
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
 
+from daer.rules import Ruleset, find_rules, preset_names
+from daer.rules.house import house_offers
 from daer.score_batch import score_lines
 from daer.server.limits import Limits
 
@@ -81,3 +86,53 @@ def score_endpoint(limits: Limits) -> Callable[[Request], Awaitable[Response]]:
         return Response(b"\n".join(out) + b"\n", media_type=media, headers={"X-Score-Errors": str(len(errors))})
 
     return score
+
+
+def meld_offers(rules: Ruleset) -> list[dict[str, object]]:
+    """The table melds a ruleset has, as the calculator page offers them: request kind, size, names.
+
+    跑胡子's 跑 and 提 are sent as 招 and 垅 (they score as those), 偎 as ``wei``.
+    """
+    play = rules.play
+    out: list[dict[str, object]] = [{"kind": "peng", "size": 3, "zh": "碰", "en": "peng"}]
+    if play.chi:
+        out.append({"kind": "chi", "size": 3, "zh": "吃", "en": "chi"})
+    if play.wei:
+        out.append({"kind": "wei", "size": 3, "zh": "偎", "en": "wei"})
+    out.append({"kind": "zhao", "size": 4, "zh": "跑", "en": "pao"} if play.pao
+               else {"kind": "zhao", "size": 4, "zh": "招", "en": "zhao"})
+    out.append({"kind": "long", "size": 4, "zh": "提", "en": "ti"} if play.ti
+               else {"kind": "long", "size": 4, "zh": "垅", "en": "long"})
+    return out
+
+
+def calc_options() -> bytes:
+    """What the calculator page needs to know of each preset: titles, table melds, house rules."""
+    presets = []
+    for name in preset_names():
+        rules = find_rules(name)
+        presets.append({"name": name, "zh": rules.title_zh, "en": rules.title_en, "seats": rules.table.seats,
+                        "melds": meld_offers(rules), "house": house_offers(name)})
+    return msgspec.json.encode({"presets": presets})
+
+
+def calc_routes(limits: Limits) -> list[Route]:
+    """The calculator: its page, the page's offline worker, its options and ``POST /api/score``."""
+    web = resources.files("daer") / "web"
+    options = calc_options()
+
+    async def page(_request: Request) -> Response:
+        return FileResponse(str(web / "calc.html"))
+
+    async def worker(_request: Request) -> Response:
+        # served from the root so that it may control /calc; never cached by HTTP (it updates the page)
+        return FileResponse(str(web / "calc-sw.js"), media_type="text/javascript",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def opts(_request: Request) -> Response:
+        return Response(options, media_type="application/json")
+
+    return [
+        Route("/calc", page), Route("/calc-sw.js", worker), Route("/api/score/options", opts),
+        Route("/api/score", score_endpoint(limits), methods=["POST"]),
+    ]

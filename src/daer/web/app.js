@@ -76,7 +76,8 @@ async function lobby() {
   });
   const join = () => { const c = code.value.trim().toUpperCase(); if (c) { history.pushState({}, "", `/r/${c}`); enter(c); } };
   $app.replaceChildren(
-    h("div", { class: "bar" }, h("span", { class: "grow" }, t("title")), langButton()),
+    h("div", { class: "bar" }, h("span", { class: "grow" }, t("title")),
+      h("a", { href: "/calc", id: "calclink", class: "calclink" }, t("calc")), langButton()),
     h("div", { class: "panel" }, h("h2", {}, t("create")),
       h("label", { for: "name" }, t("name")), name,
       h("label", { for: "rules" }, t("rules")), rules,

@@ -15,7 +15,7 @@ const T = {
     red: "红字", pays: "付", total: "总分", finished: "比赛结束", replay: "回放", record: "下载牌谱",
     hand: "第 {n}/{N} 局", room: "房间", reconnecting: "连接中断，正在重连…", closed: "房间已关闭",
     fromReveal: "翻出", fromDiscard: "打出", points: "得分", seatsTitle: "座位", emptySeat: "空位",
-    join2: "加入房间", noToken: "你还没有座位", hands2: "手牌", lang: "English", instant: "起手胡",
+    join2: "加入房间", noToken: "你还没有座位", hands2: "手牌", lang: "English", instant: "起手胡", calc: "计胡器",
     flags: { tianhu: "天胡", dihu: "地胡", haidi: "海底", self_drawn: "自摸" },
   },
   en: {
@@ -33,7 +33,7 @@ const T = {
     red: "red cards", pays: "pays", total: "Total", finished: "Match over", replay: "Replay", record: "Download record",
     hand: "Hand {n}/{N}", room: "Room", reconnecting: "Connection lost, reconnecting…", closed: "The room is closed",
     fromReveal: "revealed", fromDiscard: "discarded", points: "Points", seatsTitle: "Seats", emptySeat: "empty",
-    join2: "Join room", noToken: "You have no seat here", hands2: "Hand", lang: "中文", instant: "Instant win",
+    join2: "Join room", noToken: "You have no seat here", hands2: "Hand", lang: "中文", instant: "Instant win", calc: "Calculator",
     flags: { tianhu: "heavenly", dihu: "earthly", haidi: "last card", self_drawn: "self-drawn" },
   },
 };

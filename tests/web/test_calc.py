@@ -1,0 +1,142 @@
+"""The calculator page (/calc) in a real browser at phone size: tap a hand, read the same answer as the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+from serving import Server
+
+from daer.cards import parse_kinds
+
+# The seed's worked example (000: 「刚好胡红10胡 … 赢家加 … 10分，底家加 … 2分。输家各扣6分」):
+# 碰叁 on the table, the winning 三 makes a 碰, 红 ×2, the winner at seat 1.
+SEED_HAND = "二二贰七柒柒十十拾六七八壹贰叁三三"
+SEED_REQUEST = {"hand": SEED_HAND, "melds": [{"kind": "peng", "cards": "叁叁叁"}],
+                "win": {"card": "三", "from": "other"}, "seat": 1, "dealer": 0}
+HAND = "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七"
+ASCII_HAND = "".join(f"{'d' if k >= 10 else 'x'}{k % 10 + 1}" for k in parse_kinds(HAND))
+
+
+def cli(request: dict[str, Any]) -> dict[str, Any]:
+    proc = subprocess.run([sys.executable, "-m", "daer", "score", "--json"],
+                          input=json.dumps(request, ensure_ascii=False).encode(), capture_output=True, check=True)
+    out: dict[str, Any] = json.loads(proc.stdout)
+    return out
+
+
+@pytest.fixture
+def page(phone: Any) -> Iterator[Page]:
+    pg = phone.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    yield pg
+    assert not errors, errors
+
+
+def tap(page: Page, target: str, cards: str) -> None:
+    page.click(f"#targets button[data-target={target}]")
+    for k in parse_kinds(cards):
+        page.click(f".picker .card[data-pick='{k}']")
+
+
+def shown(page: Page) -> dict[str, Any]:
+    """What the result panel says: 胡, each seat's points and every payment."""
+    page.wait_for_selector("#result[data-ok='1'] #payments")
+    return {
+        "hu": int(page.inner_text("#hu")),
+        "seats": [int(x) for x in page.eval_on_selector_all("#points tr", "els => els.map(e => e.dataset.points)")],
+        "payments": sorted(tuple(int(v) for v in x) for x in page.eval_on_selector_all(
+            "#payments tr", "els => els.map(e => [e.dataset.from, e.dataset.to, e.dataset.amount])")),
+    }
+
+
+def expected(r: dict[str, Any]) -> dict[str, Any]:
+    return {"hu": r["hu"], "seats": r["points"]["seats"],
+            "payments": sorted((p["from"], p["to"], p["amount"]) for p in r["payments"])}
+
+
+def test_tapping_the_seed_example_shows_the_cli_hu_and_payments_and_the_url_reopens_it(
+        server: Server, page: Page, phone: Any) -> None:
+    page.goto(f"{server.url}/calc")
+    tap(page, "hand", SEED_HAND)
+    tap(page, "peng", "叁")
+    tap(page, "win", "三")
+    page.select_option("#seat", "1")
+    got = shown(page)
+    want = expected(cli(SEED_REQUEST))
+    assert got == want
+    assert want == {"hu": 10, "seats": [-6, 10, 2, -6], "payments": [(0, 1, 6), (1, 2, 2), (3, 1, 6)]}
+    assert "红" in page.inner_text("#mult") and "(2+1)×2 = 6" in page.inner_text("#notes")
+    # the URL holds the hand in ASCII: a new page opened on it shows the same result
+    url = page.url
+    assert "h=x2x2x3" in url and "m=peng:d3d3d3" in url and "w=x3" in url and "seat=1" in url
+    other = phone.new_page()
+    other.goto(url)
+    assert shown(other) == want
+    assert other.locator("#hand .card").count() == len(SEED_HAND)
+
+
+def test_english_switch_and_self_drawn(server: Server, page: Page) -> None:
+    page.goto(f"{server.url}/calc?h={ASCII_HAND}&w=x10")
+    assert shown(page) == expected(cli({"hand": HAND, "win": {"card": "十"}}))
+    page.check("#self")
+    page.wait_for_function("location.search.includes('self=1')")
+    assert shown(page) == expected(cli({"hand": HAND, "win": {"card": "十", "from": "self"}}))
+    page.click("#lang")
+    assert "Winning card" in page.inner_text(".built") and "seat 0" in page.inner_text("#points")
+    page.click("#lang")
+
+
+def test_a_hand_one_card_short_shows_its_waits_and_a_tap_makes_one_the_winning_card(
+        server: Server, page: Page) -> None:
+    page.goto(f"{server.url}/calc?h={ASCII_HAND}")
+    page.wait_for_selector("#waits button.wait")
+    waits = page.eval_on_selector_all("#waits button.wait", "els => els.map(e => [e.dataset.card, +e.dataset.hu])")
+    assert waits == [[w["card_ascii"], w["hu"]] for w in cli({"hand": HAND})["waits"]] == [["x3", 9], ["x10", 15]]
+    page.click("#waits button[data-card=x10]")
+    page.wait_for_function("location.search.includes('w=x10')")
+    assert shown(page)["hu"] == 15
+
+
+def test_impossible_hands_are_explained(server: Server, page: Page) -> None:
+    page.goto(f"{server.url}/calc")
+    tap(page, "hand", "一一一一一")
+    page.wait_for_selector("#why")
+    assert "只有 4 张" in page.inner_text("#why")
+    assert page.locator(".picker .cnt.over").count() == 1
+    page.goto(f"{server.url}/calc?h=x1x2x3&w=x4")
+    page.wait_for_selector("#why")
+    assert "牌数不对" in page.inner_text("#why") and "少牌" in page.inner_text("#why")
+    tap(page, "chi", "一二")  # a 吃 waits for its third card
+    assert "再点 1 张" in page.inner_text("#pending")
+
+
+def test_the_page_opens_offline_and_says_scoring_needs_the_network(server: Server, page: Page, phone: Any) -> None:
+    page.goto(f"{server.url}/calc?h={ASCII_HAND}&w=x10")
+    shown(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now the worker controls the page and has cached its files
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    shown(page)
+    phone.set_offline(True)
+    try:
+        page.reload()
+        page.wait_for_selector("#offline")
+        assert "离线：需要网络来计算" in page.inner_text("#offline")
+        assert page.locator("#hand .card").count() == len(HAND)
+    finally:
+        phone.set_offline(False)
+
+
+def test_the_lobby_links_to_the_calculator(server: Server, page: Page) -> None:
+    page.goto(server.url)
+    page.click("#calclink")
+    page.wait_for_url("**/calc")
+    page.wait_for_selector(".picker .card")
