@@ -48,7 +48,7 @@ def tap(page: Page, target: str, cards: str) -> None:
 
 def shown(page: Page) -> dict[str, Any]:
     """What the result panel says: 胡, each seat's points and every payment."""
-    page.wait_for_selector("#result[data-ok='1'] #payments")
+    page.wait_for_selector("#result[data-ok='1']:not([data-busy]) #payments")
     return {
         "hu": int(page.inner_text("#hu")),
         "seats": [int(x) for x in page.eval_on_selector_all("#points tr", "els => els.map(e => e.dataset.points)")],
@@ -97,7 +97,7 @@ def test_english_switch_and_self_drawn(server: Server, page: Page) -> None:
 def test_a_hand_one_card_short_shows_its_waits_and_a_tap_makes_one_the_winning_card(
         server: Server, page: Page) -> None:
     page.goto(f"{server.url}/calc?h={ASCII_HAND}")
-    page.wait_for_selector("#waits button.wait")
+    page.wait_for_selector("#result:not([data-busy]) #waits button.wait")
     waits = page.eval_on_selector_all("#waits button.wait", "els => els.map(e => [e.dataset.card, +e.dataset.hu])")
     assert waits == [[w["card_ascii"], w["hu"]] for w in cli({"hand": HAND})["waits"]] == [["x3", 9], ["x10", 15]]
     page.click("#waits button[data-card=x10]")
@@ -108,11 +108,11 @@ def test_a_hand_one_card_short_shows_its_waits_and_a_tap_makes_one_the_winning_c
 def test_impossible_hands_are_explained(server: Server, page: Page) -> None:
     page.goto(f"{server.url}/calc")
     tap(page, "hand", "一一一一一")
-    page.wait_for_selector("#why")
+    page.wait_for_selector("#result:not([data-busy]) #why")
     assert "只有 4 张" in page.inner_text("#why")
     assert page.locator(".picker .cnt.over").count() == 1
     page.goto(f"{server.url}/calc?h=x1x2x3&w=x4")
-    page.wait_for_selector("#why")
+    page.wait_for_selector("#result:not([data-busy]) #why")
     assert "牌数不对" in page.inner_text("#why") and "少牌" in page.inner_text("#why")
     tap(page, "chi", "一二")  # a 吃 waits for its third card
     assert "再点 1 张" in page.inner_text("#pending")

@@ -116,6 +116,7 @@ function request() {
 }
 function changed() {
   history.replaceState(null, "", `/calc?${toQuery()}`);
+  S.state = "loading";
   render();
   clearTimeout(S.timer);
   S.timer = setTimeout(score, 150);
@@ -240,6 +241,8 @@ function renderStatus() {
   const el = document.getElementById("status");
   if (!el) return;
   el.textContent = S.state === "loading" ? t("loading") : "";
+  // data-busy: an answer is on its way (tests wait for it to go; the panel dims meanwhile)
+  document.getElementById("result")?.toggleAttribute("data-busy", S.state === "loading" || S.state === "busy");
 }
 
 function payLine(p) {
