@@ -5,7 +5,7 @@ import { lang, setLang } from "./i18n.js";
 
 const T = {
   zh: {
-    title: "大贰 · 计胡器", table: "牌桌", lang: "English", hand: "手牌", melds: "桌面的牌", win: "胡的牌",
+    title: "大贰 · 计胡器", table: "牌桌", lang: "English", hand: "手牌", melds: "桌面的牌", win: "胡的牌", winTab: "胡牌",
     none: "未选", tapHint: "点下面的牌放进", tapRemove: "点牌可拿掉", self: "自摸（自己翻出的）",
     rules: "规则", house: "自定规则", seat: "赢家座位", dealer: "庄家座位", clear: "清空", cards: "张",
     chiPending: "吃：再点 {n} 张", result: "结果", hu: "胡", total: "合计", where: "位置", onTable: "桌面",
@@ -17,7 +17,7 @@ const T = {
     col: "列", tianhu: "天胡", dihu: "地胡", haidi: "海底", small: "小字", big: "大字",
   },
   en: {
-    title: "Da Er · hand calculator", table: "Table", lang: "中文", hand: "Hand", melds: "On the table", win: "Winning card",
+    title: "Da Er · hand calculator", table: "Table", lang: "中文", hand: "Hand", melds: "On the table", win: "Winning card", winTab: "Win",
     none: "none", tapHint: "Tap a card below to add it to", tapRemove: "tap a card to take it out", self: "Self-drawn",
     rules: "Rules", house: "House rules", seat: "Winner's seat", dealer: "Dealer's seat", clear: "Clear", cards: "cards",
     chiPending: "chi: tap {n} more", result: "Result", hu: "hu", total: "Total", where: "where", onTable: "table",
@@ -194,7 +194,7 @@ function render() {
     h("div", { class: "row head" }, h("b", {}, t("win")), winEl,
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "self", checked: S.self, onchange: (e) => { S.self = e.target.checked; changed(); } }), t("self"))));
   // where the next tap goes, and the 20 kinds to tap
-  const targets = [["hand", t("hand")], ["win", t("win")], ...meldKinds().map((m) => [m.kind, lang === "en" ? m.en : m.zh])];
+  const targets = [["hand", t("hand")], ["win", t("winTab")], ...meldKinds().map((m) => [m.kind, lang === "en" ? m.en : m.zh])];
   const tabs = h("div", { class: "targets", id: "targets" }, targets.map(([k, label]) => h("button",
     { class: S.target === k ? "on" : "", "data-target": k, onclick: () => { S.target = k; S.pending = []; render(); } }, label)));
   const pick = (from) => h("div", { class: "pickrow" }, Array.from({ length: 10 }, (_, i) => {
