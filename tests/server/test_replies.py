@@ -33,3 +33,24 @@ def test_answers_stored_alone_are_bounded_per_seat_and_survive_a_restart(tmp_pat
     assert isinstance(refused, p.Error) and refused.code == "illegal"
     assert restarted.get(2, "n0") is None  # answers are per seat
     store.close()
+
+
+def test_a_new_id_costs_no_read_of_the_store(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'r.db'}")
+    store.create_room(code="ROOM2", created_at=0, config="{}", scores="[0,0,0,0]", dealer=0,
+                      seats=[SeatRow(s, "empty", "", None, False) for s in range(4)])
+    ReplyBook(store, "ROOM2").save(0, "old", p.Ack(id="old", v=1))
+    reads: list[str] = []
+    real = store.reply
+
+    def counted(code: str, seat: int, client_id: str) -> str | None:
+        reads.append(client_id)
+        return real(code, seat, client_id)
+
+    store.reply = counted  # type: ignore[method-assign]
+    book = ReplyBook(store, "ROOM2")
+    assert all(book.get(0, f"new{i}") is None for i in range(100))
+    assert reads == []
+    assert book.get(0, "old") == p.Ack(id="old", v=1)
+    assert reads == ["old"]
+    store.close()

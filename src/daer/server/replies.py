@@ -5,7 +5,9 @@ it survives restarts and later hands.  Answers that come with no change — refu
 that changed nothing (a second ``next``) — are stored alone, but only :data:`STORED_ALONE` of them per seat
 (refusals stored before the server started count too): a client could otherwise make the server write for
 every message it sends; past that they are kept in memory only.  Each seat's most recent
-:data:`IN_MEMORY` answers are held in memory; older ids are looked up in the store.
+:data:`IN_MEMORY` answers are held in memory; older ids are looked up in the store — only those the room
+has answered before: a set of the hashes of every answered (seat, id) is loaded with the room (one query),
+so a new id costs no read.
 """
 
 from __future__ import annotations
@@ -33,6 +35,13 @@ class ReplyBook:
         self.code = code
         self.memory: dict[int, OrderedDict[str, p.ServerMessage]] = {}
         self._alone: dict[int, int] | None = None
+        self._known: set[int] | None = None
+
+    def _answered(self, seat: int, msg_id: str) -> bool:
+        """Whether this id may have been answered (no false negatives; a rare false positive costs a read)."""
+        if self._known is None:
+            self._known = {hash(key) for key in self.store.reply_keys(self.code)}
+        return hash((seat, msg_id)) in self._known
 
     def get(self, seat: int, msg_id: str) -> p.ServerMessage | None:
         """The first answer to this id, or None when it is new."""
@@ -40,6 +49,8 @@ class ReplyBook:
         if mem is not None and msg_id in mem:
             mem.move_to_end(msg_id)
             return mem[msg_id]
+        if not self._answered(seat, msg_id):
+            return None
         text = self.store.reply(self.code, seat, msg_id)
         if text is None:
             return None
@@ -49,6 +60,8 @@ class ReplyBook:
 
     def remember(self, seat: int, msg_id: str, reply: p.ServerMessage) -> None:
         """Hold an answer in memory (it is already stored, or need not be)."""
+        if self._known is not None:
+            self._known.add(hash((seat, msg_id)))
         mem = self.memory.setdefault(seat, OrderedDict())
         mem[msg_id] = reply
         mem.move_to_end(msg_id)

@@ -267,6 +267,12 @@ class Store:
                 _REPLIES.c.room_code == code, _REPLIES.c.seat == seat, _REPLIES.c.client_id == client_id,
             )).scalar()
 
+    def reply_keys(self, code: str) -> list[tuple[int, str]]:
+        """(seat, id) of every stored answer of a room."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(_REPLIES.c.seat, _REPLIES.c.client_id).where(_REPLIES.c.room_code == code))
+            return [(int(seat), str(cid)) for seat, cid in rows]
+
     def refusals(self, code: str) -> dict[int, int]:
         """How many refused ids are stored for each seat of a room."""
         with self.engine.connect() as conn:
