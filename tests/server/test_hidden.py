@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from daer.server import create_app
 from daer.server.rooms import Conn, RoomManager
 
-ID_KEYS = {"hand", "ids", "cards", "card", "bottom", "melds"}
+ID_KEYS = {"hand", "ids", "cards", "card"}
 VIEW_KEYS = {"seat", "rules", "dealer", "dijia", "players", "phase", "actor", "to_act", "hand", "hand_sizes", "melds",
              "discards", "bottom", "bottoms", "dead", "stock", "offer", "guo", "legal", "result", "log"}
 
@@ -24,9 +24,7 @@ def card_ids(obj: Any, key: str | None = None, out: set[int] | None = None) -> s
     out = set() if out is None else out
     if key == "legal":
         return out
-    if key == "discards" and isinstance(obj, list):
-        out.update(pair[1] for pair in obj)
-    elif isinstance(obj, dict):
+    if isinstance(obj, dict):
         for k, v in obj.items():
             card_ids(v, k, out)
     elif isinstance(obj, list):

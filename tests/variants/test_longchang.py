@@ -10,7 +10,7 @@ from engine_decks import make_deck
 from variant_helpers import ctx
 
 from daer.calculator import score
-from daer.cards import format_kinds, parse_kinds
+from daer.cards import format_kinds, kind_of, parse_kinds
 from daer.engine import GameState, Hu, Pass
 from daer.engine.match import DealerRule, Match, next_dealer
 from daer.hands.groups import GroupKind, group_hu
@@ -173,16 +173,20 @@ def test_dead_bottom_cards_two_face_up_seventeen_used() -> None:
         deck = _deck(seed)
         st = GameState(R, deck, dealer=0)
         view = st.view(1)
-        assert view.bottoms == (deck[-2], deck[-1]) and view.dead and view.bottom == deck[-1]
-        assert st.log[0].bottoms == (deck[-2], deck[-1])  # type: ignore[union-attr]
-        assert msgspec.json.decode(view.to_json())["bottoms"] == [deck[-2], deck[-1]]
+        shown = (kind_of(deck[-2]), kind_of(deck[-1]))  # views and events show kinds, never card ids
+        assert st.dead == (deck[-2], deck[-1])
+        assert view.bottoms == shown and view.dead and view.bottom == shown[-1]
+        assert st.log[0].bottoms == shown  # type: ignore[union-attr]
+        assert msgspec.json.decode(view.to_json())["bottoms"] == list(shown)
         assert view.stock == 17 or st.over
         _play_out(st)
-        revealed = [e.card for e in st.log if type(e).__name__ == "Revealed"]
-        assert len(revealed) <= 17 and not set(revealed) & {deck[-2], deck[-1]}
+        revealed = [e.kind for e in st.log if type(e).__name__ == "Revealed"]  # type: ignore[union-attr]
+        in_play = {c for h in st.hands for c in h} | {c for _, c in st.discards}
+        in_play |= {c for ms in st.melds for m in ms for c in m.ids}
+        assert len(revealed) <= 17 and not in_play & {deck[-2], deck[-1]} and st.dead == (deck[-2], deck[-1])
         assert sorted(st.card_locations()) == list(range(80))
         if st.result is not None and st.result.how == "huang":
-            assert revealed[-1] == deck[-3]  # the last usable card (海底) lies just above the dead two
+            assert revealed[-1] == kind_of(deck[-3]) and deck[-3] in in_play  # 海底 lies just above the dead two
 
 
 def test_dead_bottom_cards_huang_after_seventeen_reveals() -> None:
@@ -207,4 +211,4 @@ def test_luzhou_keeps_one_shown_bottom_card_in_play() -> None:
     st = GameState(luzhou, deck, dealer=0)
     view = st.view(0)
     assert view.stock == 19 and view.bottoms == (view.bottom,) and not view.dead
-    assert st.stock[-1] == view.bottom
+    assert kind_of(st.stock[-1]) == view.bottom

@@ -111,8 +111,8 @@ class HeuristicBot:
             for m in ms:
                 for k in m.kinds:
                     seen[k] += 1
-        for _, cid in view.discards:
-            seen[cid // 4] += 1
+        for _, k in view.discards:
+            seen[k] += 1
         return seen
 
     def _wait_value(self, c: list[int], melds: tuple[Meld, ...], seen: list[int]) -> float:

@@ -114,7 +114,7 @@ def render_view(view: View, *, lang: str = "zh", width: int = 80, rules: Ruleset
     en = lang == "en"
     lines = []
     shown = view.bottoms or ((view.bottom,) if view.bottom is not None else ())
-    bottom = fmt([kind_of(c) for c in shown], lang) if shown else "-"  # 隆昌: two dead bottom cards
+    bottom = fmt(list(shown), lang) if shown else "-"  # 隆昌: two dead bottom cards
     if view.dead:  # 隆昌: the bottom cards are turned up and never played
         lines.append(f"stock {view.stock} · dead bottom cards {bottom} (out of play)" if en
                      else f"墩 {view.stock} · 底牌 {bottom}（翻开不用）")
@@ -127,7 +127,7 @@ def render_view(view: View, *, lang: str = "zh", width: int = 80, rules: Ruleset
         if melds:
             melds[0] = "| " + melds[0]
         lines += wrap_items(head + " ", melds, width, sep=", " if en else "  ")
-        disc = [fmt([kind_of(c)], lang) for s, c in view.discards if s == seat]
+        disc = [fmt([k], lang) for s, k in view.discards if s == seat]
         if disc:
             lines += wrap_items("      " + ("discards: " if en else "弃牌："), disc, width, sep=" " if en else "")
     if view.dijia is not None:
@@ -180,12 +180,12 @@ def turn_line(view: View, lang: str) -> str:
 def unseen(view: View) -> list[int]:
     """Copies of each kind the seat has not seen: not in its hand, on the table, in the discards, on offer or dead."""
     left = [COPIES] * N_KINDS
-    seen = [kind_of(c) for c in view.hand] + [kind_of(c) for _, c in view.discards]
+    seen = [kind_of(c) for c in view.hand] + [k for _, k in view.discards]
     seen += [k for seat in view.melds for m in seat for k in m.kinds]
     if view.offer is not None:
         seen.append(view.offer.kind)
     if view.dead:  # 隆昌's dead bottom cards are never played
-        seen += [kind_of(c) for c in view.bottoms]
+        seen += list(view.bottoms)
     for k in seen:
         left[k] -= 1
     return [max(0, n) for n in left]
@@ -315,14 +315,14 @@ def narrate(ev: Event, lang: str, me: int | None = None, rules: Ruleset | None =
         return f"{who(seat)} {verb if seat == me else verb + 's'}"
 
     if isinstance(ev, Discarded):
-        card = fmt([kind_of(ev.card)], lang)
+        card = fmt([ev.kind], lang)
         return f"{does(ev.seat, 'discard')} {card}" if en else f"{who(ev.seat)}打出 {card}"
     if isinstance(ev, Revealed):
-        card = fmt([kind_of(ev.card)], lang)
+        card = fmt([ev.kind], lang)
         return f"{does(ev.seat, 'reveal')} {card} ({ev.left} left)" if en else \
             f"{who(ev.seat)}翻牌 {card}（墩剩{ev.left}）"
     if isinstance(ev, Claimed):
-        main, *bi = [fmt([kind_of(c) for c in m], lang) for m in ev.melds]
+        main, *bi = [fmt(list(m), lang) for m in ev.melds]
         text = f"{term(ev.how, lang, rules)} {main}"
         if bi and ev.how == "chi":  # the 比 laid down with the 吃
             text += (" + " if en else " ") + f"{term('bi', lang)} " + (", " if en else " ").join(bi)
@@ -330,12 +330,12 @@ def narrate(ev: Event, lang: str, me: int | None = None, rules: Ruleset | None =
             text += (", " if en else " ") + (", " if en else " ").join(bi)
         return f"{who(ev.seat)}: {text}" if en else f"{who(ev.seat)}{text}"
     if isinstance(ev, LongDeclared):
-        cards = fmt([kind_of(c) for c in ev.cards], lang)
+        cards = fmt([ev.kind] * 4, lang)
         return f"{does(ev.seat, 'lay')} down a dealt kong (垅) {cards}" if en else f"{who(ev.seat)}亮垅 {cards}"
     if isinstance(ev, Declared):
         return f"{does(ev.seat, 'declare')} ready (报牌)" if en else f"{who(ev.seat)}报牌"
     if isinstance(ev, NotTaken):
-        card = fmt([kind_of(ev.card)], lang)
+        card = fmt([ev.kind], lang)
         return f"nobody takes {card}" if en else f"没人要 {card}"
     return ""
 

@@ -1,20 +1,35 @@
-"""Events (事件): frozen records of what happened, all public.
+"""Events (事件): frozen records of what happened, each with its audience.
 
-A seat's claim choice is private until the claims are resolved: the event of
-submitting it (:class:`ChoiceMade`) names the seat only.
+Every card in an event is a *kind* (0-19), never a card id: ids would carry the
+deal's order (the engine moves the lowest id of a kind, so a discard's id would
+tell whether its owner holds another copy).
+
+An event has a public form and, when it carries a seat's secret, a private form
+for that seat only: :meth:`seen_by` gives the form a seat (or a spectator, None)
+may see, or None when that audience sees nothing of it.  ``GameState.log`` keeps
+the full events (records, replays, the engine itself); every view and every frame
+on the wire is built from ``seen_by``.  To add an event with a secret, override
+``seen_by`` (see ``docs/engine.md``).
 """
 
 from __future__ import annotations
+
+from typing import cast
 
 import msgspec
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    pass
+    def seen_by(self, seat: int | None) -> _Event | None:
+        """The form of this event that ``seat`` (None: a spectator) may see; None if it sees nothing.
+
+        Public by default: the whole table sees it.
+        """
+        return self
 
 
 class Dealt(_Event, frozen=True, tag="dealt"):
-    """砌牌: the deal; ``bottom`` is the stock's shown bottom card id (None if not shown)."""
+    """砌牌: the deal; ``bottom`` is the kind of the stock's shown bottom card (None if not shown)."""
 
     dealer: int
     dijia: int | None
@@ -26,49 +41,72 @@ class Dealt(_Event, frozen=True, tag="dealt"):
 
 
 class LongDeclared(_Event, frozen=True, tag="long"):
-    """垅: four dealt cards laid on the table."""
+    """垅: four dealt cards of ``kind`` laid on the table."""
 
     seat: int
-    cards: tuple[int, ...]
+    kind: int
 
 
 class Discarded(_Event, frozen=True, tag="discarded"):
-    """打牌: ``card`` (id) put on offer by ``seat``."""
+    """打牌: ``seat`` put a card of ``kind`` on offer."""
 
     seat: int
-    card: int
+    kind: int
 
 
 class Revealed(_Event, frozen=True, tag="revealed"):
-    """摸牌: ``seat`` turned up ``card`` (id) from the stock; shown to all."""
+    """摸牌: ``seat`` turned up a card of ``kind`` from the stock; shown to all (``left`` in the stock)."""
 
     seat: int
-    card: int
+    kind: int
     left: int
 
 
 class ChoiceMade(_Event, frozen=True, tag="chose"):
-    """A seat answered the card on offer; what it chose stays hidden until resolution."""
+    """A seat answered the card on offer.  Private to that seat: nobody else learns it had an option."""
 
     seat: int
+
+    def seen_by(self, seat: int | None) -> ChoiceMade | None:
+        """Only the seat that chose sees it."""
+        return self if seat == self.seat else None
+
+
+def _own_guo(guo: tuple[tuple[int, int], ...], seat: int | None) -> tuple[tuple[int, int], ...]:
+    return tuple(g for g in guo if g[0] == seat)
 
 
 class Claimed(_Event, frozen=True, tag="claimed"):
-    """The card on offer was taken (碰/招/吃) by ``seat``; ``melds`` are the card ids laid down."""
+    """The card on offer (``kind``) was taken (碰/招/吃, or 偎/提 in 跑胡子) by ``seat``.
+
+    ``melds`` are the kinds of each 列 laid down.  ``guo`` (private: each seat sees
+    only its own pairs) lists the (seat, kind) that became 过张 at this resolution.
+    """
 
     seat: int
     how: str
-    card: int
+    kind: int
     melds: tuple[tuple[int, ...], ...]
     guo: tuple[tuple[int, int], ...] = ()
-    """(seat, kind) pairs that became 过张 at this resolution."""
+
+    def seen_by(self, seat: int | None) -> Claimed:
+        """The public form without other seats' 过张."""
+        own = _own_guo(self.guo, seat)
+        if own == self.guo:
+            return self
+        return Claimed(seat=self.seat, how=self.how, kind=self.kind, melds=self.melds, guo=own)
 
 
 class NotTaken(_Event, frozen=True, tag="not_taken"):
-    """Nobody took the card on offer; it goes to the discards."""
+    """Nobody took the card on offer (``kind``); it goes to the discards.  ``guo``: as in :class:`Claimed`."""
 
-    card: int
+    kind: int
     guo: tuple[tuple[int, int], ...] = ()
+
+    def seen_by(self, seat: int | None) -> NotTaken:
+        """The public form without other seats' 过张."""
+        own = _own_guo(self.guo, seat)
+        return self if own == self.guo else NotTaken(kind=self.kind, guo=own)
 
 
 class HandEnded(_Event, frozen=True, tag="ended"):
@@ -88,3 +126,13 @@ class Declared(_Event, frozen=True, tag="bao"):
 
 Event = Dealt | LongDeclared | Discarded | Revealed | ChoiceMade | Claimed | NotTaken | HandEnded | Declared
 """Any event."""
+
+
+def seen_by(events: tuple[Event, ...] | list[Event], seat: int | None) -> tuple[Event, ...]:
+    """The events ``seat`` (None: a spectator) may see, each in that audience's form."""
+    out: list[Event] = []
+    for ev in events:
+        shown = ev.seen_by(seat)
+        if shown is not None:
+            out.append(cast(Event, shown))
+    return tuple(out)

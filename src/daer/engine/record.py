@@ -61,10 +61,10 @@ def shuffled_deck(seed: int | str | None = None) -> list[int]:
 
 def new_hand(
     rules: Ruleset, *, seed: int | str | None = None, deck: list[int] | None = None, dealer: int = 0,
-    wind: int | None = None,
+    wind: int | None = None, hold: bool = False,
 ) -> GameState:
-    """A freshly dealt hand from a seed, an injected deck, or a live (``secrets``) shuffle."""
-    return GameState(rules, deck if deck is not None else shuffled_deck(seed), dealer=dealer, wind=wind)
+    """A freshly dealt hand from a seed, an injected deck, or a live (``secrets``) shuffle (``hold``: see GameState)."""
+    return GameState(rules, deck if deck is not None else shuffled_deck(seed), dealer=dealer, wind=wind, hold=hold)
 
 
 def record_of(state: GameState, *, rules: str | None = None, overrides: dict[str, Any] | None = None,

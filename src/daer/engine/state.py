@@ -29,9 +29,10 @@ from daer.engine.events import (
     LongDeclared,
     NotTaken,
     Revealed,
+    seen_by,
 )
 from daer.engine.instant import Instant, instant_seats, offer_instant, resolve_instant
-from daer.engine.views import Offer, Phase, Result, TableMeld, View
+from daer.engine.views import Offer, Phase, Result, ShownOffer, TableMeld, View
 from daer.hands import Meld, MeldKind, iter_arrangements, waits
 from daer.hands.evaluate import evaluator_for
 from daer.mingtang import best_win
@@ -39,10 +40,17 @@ from daer.rules.model import Ruleset
 from daer.scoring import Settlement, WinFlags, seats_of, settle_draw
 
 
+def _kinds(ids: Sequence[int], *, order: bool = False) -> tuple[int, ...]:
+    """Kinds of card ids, sorted (``order``: in the given order)."""
+    kinds = [kind_of(c) for c in ids]
+    return tuple(kinds if order else sorted(kinds))
+
+
 class GameState:
     """A hand in play.  Build it with :func:`new_hand` (seeded) or directly from a deck."""
 
-    def __init__(self, rules: Ruleset, deck: Sequence[int], *, dealer: int = 0, wind: int | None = None) -> None:
+    def __init__(self, rules: Ruleset, deck: Sequence[int], *, dealer: int = 0, wind: int | None = None,
+                 hold: bool = False) -> None:
         if sorted(deck) != list(range(N_CARDS)):
             raise ValueError("牌堆必须是 0-79 各一张 (the deck must hold each card id 0-79 once)")
         self.rules = rules
@@ -50,6 +58,9 @@ class GameState:
         self.dealer = dealer
         self.wind = wind
         """圈风 card of this hand (隆昌/古蔺), or None."""
+        self.hold = hold
+        """Hold every claim window open until :meth:`close_window` (the online table): a window opens on
+        every card on offer, even when nobody may claim it, so no step shows who had an option."""
         players, dijia = seats_of(rules, dealer)
         self.players: tuple[int, ...] = tuple(players)
         self.dijia = dijia
@@ -121,12 +132,13 @@ class GameState:
                     self.stock.insert(0, self.stock.pop())
                     moved += 1
             self.bottom = self.stock[-1]
-        self.log.append(Dealt(dealer=self.dealer, dijia=self.dijia, bottom=self.bottom, red_moved=moved,
-                              bottoms=self.bottoms))
+        self.log.append(Dealt(dealer=self.dealer, dijia=self.dijia,
+                              bottom=None if self.bottom is None else kind_of(self.bottom), red_moved=moved,
+                              bottoms=_kinds(self.bottoms, order=True)))
         for seat in self.players:
             self.long_due[seat] = any(c == COPIES for c in self.counts[seat])
         wins = instant_seats(self)
-        if wins:
+        if wins or (self.hold and self.rules.win.instant_optional):  # held: a window whether or not anyone has one
             offer_instant(self, wins)
             return
         self.start_play()
@@ -165,7 +177,7 @@ class GameState:
             if self.counts[seat][k] == COPIES:
                 ids = tuple(self._take_kind(seat, k) for _ in range(COPIES))
                 self._add_meld(seat, MeldKind.LONG, ids)
-                self.log.append(LongDeclared(seat=seat, cards=tuple(sorted(ids))))
+                self.log.append(LongDeclared(seat=seat, kind=k))
         self.long_due[seat] = False
 
     # -- flow ---------------------------------------------------------------------------------
@@ -191,7 +203,7 @@ class GameState:
             self.finish(Result(winner=None, how="huang", hu=0), settle_draw(self.rules, dealer=self.dealer))
             return
         cid = self.stock.pop(0)
-        self.log.append(Revealed(seat=seat, card=cid, left=len(self.stock)))
+        self.log.append(Revealed(seat=seat, kind=kind_of(cid), left=len(self.stock)))
         if self.long_due[seat]:
             self._declare_longs(seat)
         if not wei.on_reveal(self, seat, cid):
@@ -206,7 +218,7 @@ class GameState:
             opts = self._claim_options(seat, offer)
             if opts:
                 self.options[seat] = [*opts, Pass(seat=seat)] if self._may_pass(opts) else opts
-        if self.options:
+        if self.options or self.hold:
             self.phase = "claim"
         else:
             self._not_taken(offer, ())
@@ -228,7 +240,7 @@ class GameState:
 
     def _not_taken(self, offer: Offer, guo: tuple[tuple[int, int], ...]) -> None:
         self.discards.append((offer.owner, offer.card))
-        self.log.append(NotTaken(card=offer.card, guo=guo))
+        self.log.append(NotTaken(kind=offer.kind, guo=guo))
         self.offer = None
         self._reveal(self._next[offer.owner])
 
@@ -349,9 +361,19 @@ class GameState:
         self.choices[action.seat] = action
         event = ChoiceMade(seat=action.seat)
         self.log.append(event)
-        if len(self.choices) == len(self.options):
+        if len(self.choices) == len(self.options) and not self.hold:
             self._resolve()
         return event
+
+    def window_complete(self) -> bool:
+        """A held claim window (``hold``) that every asked seat has answered: :meth:`close_window` may run."""
+        return self.hold and self.phase == "claim" and len(self.choices) == len(self.options)
+
+    def close_window(self) -> None:
+        """Resolve a complete held claim window (the claims, or the card goes to the discards)."""
+        if not self.window_complete():
+            raise NotAllowedError("还有人没有选择", "the claim window is not complete")
+        self._resolve()
 
     def _apply_discard(self, action: Action) -> Event:
         seat = action.seat
@@ -364,7 +386,7 @@ class GameState:
             self.bao[seat] = True
             self.log.append(Declared(seat=seat))
         cid = self._take_kind(seat, action.kind)
-        event = Discarded(seat=seat, card=cid)
+        event = Discarded(seat=seat, kind=action.kind)
         self.log.append(event)
         dealer_first = seat == self.dealer and self.first_discard
         self.first_discard = False
@@ -437,8 +459,8 @@ class GameState:
                 bids = tuple(self._take_kind(seat, k) for k in group)
                 self._add_meld(seat, MeldKind.CHI, bids)
                 melds.append(bids)
-        self.log.append(Claimed(seat=seat, how=type(win).__name__.lower(), card=offer.card,
-                                melds=tuple(tuple(sorted(m)) for m in melds), guo=tuple(guo)))
+        self.log.append(Claimed(seat=seat, how=type(win).__name__.lower(), kind=offer.kind,
+                                melds=tuple(_kinds(m) for m in melds), guo=tuple(guo)))
         self.offer = None
         if self.long_due[seat]:
             self._declare_longs(seat)
@@ -484,8 +506,12 @@ class GameState:
         return self.dead or ((self.bottom,) if self.bottom is not None else ())
 
     def view(self, seat: int | None, *, log: bool = True) -> View:
-        """What ``seat`` may see (None: a spectator).  ``log=False`` leaves the event log out (faster)."""
+        """What ``seat`` may see (None: a spectator).  ``log=False`` leaves the event log out (faster).
+
+        Cards outside the seat's own concealed hand are kinds; the log is the seat's audience of the events.
+        """
         legal = tuple(self.legal_actions(seat)) if seat is not None else ()
+        offer = self.offer
         return View(
             seat=seat,
             rules=self.rules.name,
@@ -497,17 +523,17 @@ class GameState:
             to_act=bool(legal),
             hand=tuple(sorted(self.hands[seat])) if seat is not None else (),
             hand_sizes=tuple(len(h) for h in self.hands),
-            melds=tuple(tuple(m) for m in self.melds),
-            discards=tuple(self.discards),
-            bottom=self.bottom,
-            bottoms=self.bottoms,
+            melds=tuple(tuple(m.seen_by(owner, seat) for m in ms) for owner, ms in enumerate(self.melds)),
+            discards=tuple((s, kind_of(c)) for s, c in self.discards),
+            bottom=None if self.bottom is None else kind_of(self.bottom),
+            bottoms=_kinds(self.bottoms, order=True),
             dead=bool(self.dead),
             stock=len(self.stock),
-            offer=self.offer,
+            offer=None if offer is None else ShownOffer(kind=offer.kind, source=offer.source, owner=offer.owner),
             guo=tuple(sorted(self.guo[seat])) if seat is not None else (),
             legal=legal,
             result=self.result,
-            log=tuple(self.log) if log else (),
+            log=seen_by(self.log, seat) if log else (),
         )
 
     def card_locations(self) -> list[int]:

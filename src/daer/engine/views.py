@@ -1,9 +1,11 @@
 """Views (视图): what one seat — or a spectator — may see of a hand, as frozen structs.
 
-A view holds the seat's own concealed cards and everything public: table melds,
-discards, the shown bottom card, the card on offer, counts.  It never holds the
-stock order or another seat's concealed card, in memory or in JSON: it is built
-from copies, not from the live state.
+A view holds the seat's own concealed cards (as card ids) and everything public:
+table melds, discards, the shown bottom card, the card on offer, counts — all as
+*kinds*, never ids (an id would carry the deal's order).  It never holds the stock
+order, another seat's concealed card, another seat's 过张 or whether another seat
+has an option, in memory or in JSON: it is built from copies, not from the live
+state, and its log is the seat's audience of the events (``Event.seen_by``).
 """
 
 from __future__ import annotations
@@ -25,11 +27,33 @@ class TableMeld(msgspec.Struct, frozen=True, kw_only=True):
     kinds: tuple[int, ...]
     ids: tuple[int, ...]
 
+    def seen_by(self, owner: int, seat: int | None) -> ShownMeld:
+        """This meld of ``owner`` as ``seat`` (None: a spectator) sees it: its kinds, no ids.
+
+        A meld laid face down would hide its kinds from every seat but its owner here.
+        """
+        return ShownMeld(kind=self.kind, kinds=self.kinds)
+
+
+class ShownMeld(msgspec.Struct, frozen=True, kw_only=True):
+    """A 列 on the table as a seat sees it: how it came (peng/zhao/long/chi/…) and its kinds."""
+
+    kind: str
+    kinds: tuple[int, ...]
+
 
 class Offer(msgspec.Struct, frozen=True, kw_only=True):
-    """The card on offer: its id and kind, ``source`` (reveal/discard), and the seat it came from."""
+    """The card on offer (engine-internal): its id and kind, ``source`` (reveal/discard), and its seat."""
 
     card: int
+    kind: int
+    source: Literal["reveal", "discard"]
+    owner: int
+
+
+class ShownOffer(msgspec.Struct, frozen=True, kw_only=True):
+    """The card on offer as a seat sees it: its kind, ``source`` (reveal/discard), and the seat it came from."""
+
     kind: int
     source: Literal["reveal", "discard"]
     owner: int
@@ -74,21 +98,22 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     hand: tuple[int, ...]
     """Own concealed card ids, sorted (empty for a spectator)."""
     hand_sizes: tuple[int, ...]
-    melds: tuple[tuple[TableMeld, ...], ...]
+    melds: tuple[tuple[ShownMeld, ...], ...]
     discards: tuple[tuple[int, int], ...]
-    """(seat, card id) in order."""
+    """(seat, kind) in order."""
     bottom: int | None
-    """The shown bottom card (the stock's last while ``stock`` > 0), or the last dead card."""
+    """Kind of the shown bottom card (the stock's last while ``stock`` > 0), or of the last dead card."""
     stock: int
     """Cards left to reveal (dead cards not counted)."""
-    offer: Offer | None
+    offer: ShownOffer | None
     guo: tuple[int, ...]
     """Own 过张 kinds."""
     legal: tuple[Action, ...]
     result: Result | None
     log: tuple[Event, ...]
+    """This seat's audience of the events (``Event.seen_by``)."""
     bottoms: tuple[int, ...] = ()
-    """Every face-up bottom card, last one last: the dead cards (隆昌: two), else ``(bottom,)``."""
+    """Kinds of every face-up bottom card, last one last: the dead cards (隆昌: two), else ``(bottom,)``."""
     dead: bool = False
     """The ``bottoms`` are out of play (``table.dead_cards``): never revealed, not in ``stock``."""
 

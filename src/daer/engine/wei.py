@@ -44,12 +44,13 @@ def on_reveal(st: GameState, seat: int, cid: int) -> bool:
     how = forced_how(st, seat, kind_of(cid))
     if how is None:
         return False
-    if st.can_hu(seat, kind_of(cid)) is not None:
+    can_hu = st.can_hu(seat, kind_of(cid)) is not None
+    if can_hu or st.hold:  # held windows (the online table): a window every time, so none shows a 胡 was possible
         st.forced = how
         st.offer = Offer(card=cid, kind=kind_of(cid), source="reveal", owner=seat)
         st.actor = None
         st.choices = {}
-        st.options = {seat: [Hu(seat=seat), Pass(seat=seat)]}
+        st.options = {seat: [Hu(seat=seat), Pass(seat=seat)]} if can_hu else {}
         st.phase = "claim"
         return True
     take(st, seat, cid, how)
@@ -68,7 +69,8 @@ def take(st: GameState, seat: int, cid: int, how: str) -> None:
         n = 3 if how == "ti" else 2
         ids = (*(st._take_kind(seat, k) for _ in range(n)), cid)
         st._add_meld(seat, MeldKind.LONG if how == "ti" else MeldKind.WEI, ids)
-    st.log.append(Claimed(seat=seat, how=how, card=cid, melds=(tuple(sorted(ids)),), guo=()))
+    st.log.append(Claimed(seat=seat, how=how, kind=kind_of(cid), melds=(tuple(sorted(kind_of(c) for c in ids)),),
+                          guo=()))
     st._after_claim_or_deal(seat)
 
 

@@ -24,7 +24,7 @@ from daer.cards import COPIES, N_CARDS, N_KINDS, kind_of
 from daer.engine.actions import Action, Pass
 from daer.engine.instant import instant_seats
 from daer.engine.state import GameState
-from daer.engine.views import View
+from daer.engine.views import Offer, TableMeld, View
 from daer.hands import Meld, MeldKind
 from daer.rules.model import Ruleset
 
@@ -32,23 +32,38 @@ _NEUTRAL_DECK = [k * COPIES + c for c in range(COPIES) for k in range(N_KINDS)]
 """A deck whose deal holds no 垅 or 坎 (no instant win): the base that :func:`world_from_view` overwrites."""
 
 
+def _public_kinds(view: View) -> list[int]:
+    """Kinds of every card the view shows outside its own hand: melds, discards, offer, face-up bottom cards."""
+    kinds = [k for ms in view.melds for m in ms for k in m.kinds]
+    kinds += [k for _, k in view.discards]
+    if view.offer is not None:
+        kinds.append(view.offer.kind)
+    if view.dead:
+        kinds += view.bottoms
+    elif view.bottom is not None and view.stock > 0:
+        kinds.append(view.bottom)
+    return kinds
+
+
+def _ids_by_kind(exclude: set[int]) -> list[list[int]]:
+    free: list[list[int]] = [[] for _ in range(N_KINDS)]
+    for c in range(N_CARDS):
+        if c not in exclude:
+            free[kind_of(c)].append(c)
+    return free
+
+
 def unseen_cards(view: View) -> list[int]:
     """Card ids the seat of ``view`` cannot locate: other concealed hands and the unrevealed stock.
 
-    The shown bottom card is not among them while it is still in the stock.
+    A view shows public cards as kinds: each is given an id of its kind (the lowest left after the
+    seat's own hand), and the ids left over are the unseen ones.  The shown bottom card is not among
+    them while it is still in the stock.
     """
-    known = set(view.hand)
-    for ms in view.melds:
-        for m in ms:
-            known.update(m.ids)
-    known.update(c for _, c in view.discards)
-    if view.offer is not None:
-        known.add(view.offer.card)
-    if view.dead:
-        known.update(view.bottoms)
-    elif view.bottom is not None and view.stock > 0:
-        known.add(view.bottom)
-    return [c for c in range(N_CARDS) if c not in known]
+    free = _ids_by_kind(set(view.hand))
+    for k in _public_kinds(view):
+        free[k].pop(0)
+    return sorted(c for ids in free for c in ids)
 
 
 def sample_hidden(view: View, rng: random.Random, *, tries: int = 20) -> tuple[dict[int, list[int]], list[int]]:
@@ -81,7 +96,7 @@ def sample_hidden(view: View, rng: random.Random, *, tries: int = 20) -> tuple[d
             break
     stock = pool[pos:]
     if view.bottom is not None and view.stock > 0 and not view.dead:
-        stock.append(view.bottom)
+        stock.append(_ids_by_kind(set(view.hand) | set(pool))[view.bottom][0])
     if len(stock) != view.stock:
         raise ValueError("视图的牌数不一致 (the view's card counts do not add up)")
     return hands, stock
@@ -93,7 +108,8 @@ def world_from_view(
     """A state that agrees with ``view`` and deals ``hidden`` to the other seats and ``stock`` to the stock.
 
     The seat of the view has exactly ``view.legal`` as its options.  The state is new:
-    changing it changes nothing the view came from.
+    changing it changes nothing the view came from.  Public cards (kinds in the view) get the ids of
+    their kinds not used by the seat's hand, ``hidden`` or ``stock``.
     """
     me = view.seat
     if me is None:
@@ -108,7 +124,9 @@ def world_from_view(
     for s in range(n):
         for cid in st.hands[s]:
             st.counts[s][kind_of(cid)] += 1
-    st.melds = [list(ms) for ms in view.melds]
+    free = _ids_by_kind({*view.hand, *(c for ids in hidden.values() for c in ids), *stock})
+    st.melds = [[TableMeld(kind=m.kind, kinds=m.kinds, ids=tuple(sorted(free[k].pop(0) for k in m.kinds)))
+                 for m in ms] for ms in view.melds]
     st._meld_objs = [tuple(Meld(MeldKind(m.kind), m.kinds) for m in ms) for ms in view.melds]
     st.quads = [sum(1 for m in ms if m.kind in (MeldKind.ZHAO.value, MeldKind.LONG.value)) for ms in view.melds]
     st.skips = [max(0, q - 1) if rules.play.ba_kuai else 0 for q in st.quads]
@@ -116,12 +134,14 @@ def world_from_view(
     st.guo[me] = set(view.guo)
     st.long_due = [False] * n
     st.long_due[me] = any(c >= COPIES for c in st.counts[me])
-    st.discards = list(view.discards)
+    st.discards = [(s, free[k].pop(0)) for s, k in view.discards]
     st.log = []
     st.actions = []
     st.stock = list(stock)
-    st.bottom = view.bottom
-    st.dead = view.bottoms if view.dead else ()
+    st.dead = tuple(free[k].pop(0) for k in view.bottoms) if view.dead else ()
+    # once the stock is empty the bottom card is among the public ones; any id of its kind stands for it
+    st.bottom = st.dead[-1] if st.dead else stock[-1] if view.bottom is not None and view.stock > 0 else (
+        None if view.bottom is None else _ids_by_kind(set())[view.bottom][0])
     st.result = None
     st.settlement = None
     st._hu_memo = [{} for _ in range(n)]
@@ -133,7 +153,8 @@ def world_from_view(
     )
     st.phase = view.phase
     st.actor = view.actor
-    st.offer = view.offer
+    st.offer = None if view.offer is None else Offer(card=free[view.offer.kind].pop(0), kind=view.offer.kind,
+                                                     source=view.offer.source, owner=view.offer.owner)
     st.first_discard = untouched and view.phase == "discard" and view.actor == view.dealer
     st._dihu_offer = (
         untouched and view.offer is not None and view.offer.source == "discard" and view.offer.owner == view.dealer
@@ -146,12 +167,12 @@ def world_from_view(
     if view.phase == "claim" and view.offer is None and view.legal:  # an instant win at the deal (3垅/5坎)
         st.instants = instant_seats(st)
         st.options = {me: list(view.legal)}
-    if view.phase == "claim" and view.offer is not None:
-        for s in st._order(view.offer):
+    if view.phase == "claim" and st.offer is not None:
+        for s in st._order(st.offer):
             if s == me:
                 opts: list[Action] = list(view.legal)
             else:
-                opts = st._claim_options(s, view.offer)
+                opts = st._claim_options(s, st.offer)
                 if opts and st._may_pass(opts):
                     opts = [*opts, Pass(seat=s)]
             if opts:

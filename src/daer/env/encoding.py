@@ -187,8 +187,7 @@ def encode_view(view: View) -> npt.NDArray[np.float32]:
         out[o + 2 * N_KINDS + 1] = s == view.dealer
         out[o + 2 * N_KINDS + 2] = s == view.dijia
         out[o + 2 * N_KINDS + 3] = s in view.players
-    for s, cid in view.discards:
-        k = kind_of(cid)
+    for s, k in view.discards:
         out[base + ((s - me) % n) * block + N_KINDS + k] += 1
         seen[k] += 1
     o = base + SEATS * block
@@ -199,9 +198,9 @@ def encode_view(view: View) -> npt.NDArray[np.float32]:
         seen[view.offer.kind] += 1
     o += N_KINDS + SEATS + 2
     for b in view.bottoms or ((view.bottom,) if view.bottom is not None else ()):
-        out[o + kind_of(b)] = 1
+        out[o + b] = 1
         if view.stock > 0 or view.dead:  # dead bottom cards (隆昌) never appear elsewhere
-            seen[kind_of(b)] += 1
+            seen[b] += 1
     o += N_KINDS
     for k in range(N_KINDS):
         out[o + k] = (COPIES - seen[k]) / COPIES

@@ -24,6 +24,7 @@ from daer.bots.base import Bot
 from daer.cards import N_KINDS, kind_of
 from daer.engine import Action, GameState, IllegalActionError, new_hand
 from daer.engine.fairness import Fairness
+from daer.engine.events import seen_by
 from daer.engine.match import DealerRule, next_dealer
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind, waits
@@ -242,7 +243,7 @@ class Room(Answering):
         if since is not None and not full:
             start = max((n for v, n in self.marks if v <= since), default=0)
         view = st.view(seat, log=False)
-        return p.Update(v=self.version, since=None if full else since, full=full, events=tuple(st.log[start:]),
+        return p.Update(v=self.version, since=None if full else since, full=full, events=seen_by(st.log[start:], seat),
                         view=view, room=self.info(seat), waits=self.waits_of(view))
 
     def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:

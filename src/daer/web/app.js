@@ -232,7 +232,7 @@ function table(u) {
   for (let i = 1; i < n; i++) {
     const s = (me + i) % n;
     const seat = room.seats[s];
-    const disc = view.discards.filter(([ds]) => ds === s).map(([, cid]) => kindOf(cid));
+    const disc = view.discards.filter(([ds]) => ds === s).map(([, k]) => k);
     out.push(h("div", { class: `opp ${view.actor === s && view.phase === "discard" ? "active" : ""}`, "data-seat": s },
       h("div", { class: "who" }, h("span", { class: "nm" }, `${rel(s)} · ${seat.name}`), ...badges(room, view, s),
         h("span", { class: "grow" }), h("span", { class: "muted" }, `${t("hands2")} ${view.hand_sizes[s]} · ${seat.score}`)),
@@ -272,7 +272,7 @@ function table(u) {
       }))));
     const cw = Math.floor(Math.min(window.innerWidth, 720) / Math.max(kinds.length, 1)) - 3;
     handEl.style.setProperty("--cw", `${Math.max(16, Math.min(cw, window.innerWidth >= 700 ? 40 : 30))}px`);
-    const myDisc = view.discards.filter(([ds]) => ds === S.seat).map(([, cid]) => kindOf(cid));
+    const myDisc = view.discards.filter(([ds]) => ds === S.seat).map(([, k]) => k);
     out.push(h("div", { class: `me ${view.to_act ? "active" : ""}`, "data-seat": S.seat },
       h("div", { class: "who" }, h("span", { class: "nm" }, `${t("you")} · ${seat.name}`), ...badges(room, view, S.seat),
         h("span", { class: "grow" }), h("span", { class: "muted" }, `${seat.score}`)),
@@ -288,8 +288,8 @@ function table(u) {
 
 // the face-up bottom cards: one shown card, or 隆昌's two dead ones (view.bottoms; older views: view.bottom)
 function bottomText(view) {
-  const ids = view.bottoms && view.bottoms.length ? view.bottoms : view.bottom !== null ? [view.bottom] : [];
-  return ids.length ? ` · ${t("bottom")} ${ids.map((c) => charOf(kindOf(c))).join("")}` : "";
+  const kinds = view.bottoms && view.bottoms.length ? view.bottoms : view.bottom !== null ? [view.bottom] : [];
+  return kinds.length ? ` · ${t("bottom")} ${kinds.map(charOf).join("")}` : "";
 }
 
 function describe(a, offerKind) {

@@ -40,7 +40,7 @@ function render() {
       s === v.dijia ? h("span", { class: "badge" }, zh ? "底家" : "sits out") : null),
     h("div", { class: "cardrow" }, hand.map((cid) => card(kindOf(cid), { size: "mid2" }))),
     h("div", { class: "melds" }, v.melds[s].map((m) => h("div", { class: "meld" }, m.kinds.map((k) => card(k, { size: "mini" }))))),
-    h("div", { class: "discards" }, v.discards.filter(([d]) => d === s).map(([, c]) => card(kindOf(c), { size: "mini" })))));
+    h("div", { class: "discards" }, v.discards.filter(([d]) => d === s).map(([, k]) => card(k, { size: "mini" })))));
   const res = v.result ? h("div", { class: "panel", id: "result" }, v.result.winner === null ? (zh ? "黄牌" : "draw")
     : `${zh ? "赢家 座" : "winner seat "}${v.result.winner + 1} · ${v.result.hu}${zh ? "胡" : " hu"} · ${v.result.points.join(" / ")}`) : null;
   $app.replaceChildren(
