@@ -90,7 +90,7 @@ def test_turn_line_and_waits_at_the_discard_and_after_it() -> None:
     assert waits_line(after, LUZHOU, "zh") == "叫牌：十(15胡·剩4)"
     assert waits_line(after, LUZHOU, "en") == "you are waiting for (叫牌): x10 (15 hu, 4 left)"
     # a wait whose every copy is in sight is dead, and says so
-    dead = msgspec.structs.replace(after, discards=(*after.discards, *((1, c) for c in ids("十十十十"))))
+    dead = msgspec.structs.replace(after, discards=(*after.discards, *((1, k) for k in parse_kinds("十十十十"))))
     assert waits_line(dead, LUZHOU, "zh") == "叫牌：十(15胡·没了)"
     assert waits_line(dead, LUZHOU, "en") == "you are waiting for (叫牌): x10 (15 hu, none left)"
     if after.phase == "claim":
@@ -255,11 +255,11 @@ def test_an_instant_win_is_explained_with_its_name_and_payments() -> None:
 
 
 def test_narration_calls_the_player_you_and_names_the_bi() -> None:
-    chi = Claimed(seat=1, how="chi", card=ids("五")[0], melds=(ids("三四五"), ids("五五伍")))
+    chi = Claimed(seat=1, how="chi", kind=K["五"], melds=(tuple(parse_kinds("三四五")), tuple(parse_kinds("五五伍"))))
     assert narrate(chi, "zh") == "1号位吃 三四五 比 五五伍"
     assert narrate(chi, "en") == "seat 1: chow x3 x4 x5 + bi (must also lay down) x5 x5 d5"
     assert narrate(chi, "zh", me=1) == "你吃 三四五 比 五五伍"
-    out = Discarded(seat=0, card=ids("七")[0])
+    out = Discarded(seat=0, kind=K["七"])
     assert narrate(out, "en", me=0) == "you discard x7" and narrate(out, "en", me=1) == "seat 0 discards x7"
     assert narrate(out, "zh", me=0) == "你打出 七"
     st = ready_hand()
@@ -274,7 +274,7 @@ def test_a_claim_beaten_by_a_higher_one_is_explained_to_the_player() -> None:
     console = Console(record=True, width=80, file=io.StringIO())
     game = TerminalPlayer(console, 1, {}, LUZHOU, "zh")
     game.claiming = Chi(seat=1, hand=(K["九"], K["十"]))
-    taken = Claimed(seat=3, how="peng", card=ids("八")[0], melds=(ids("八八八"),))
+    taken = Claimed(seat=3, how="peng", kind=K["八"], melds=(tuple(parse_kinds("八八八")),))
     view = msgspec.structs.replace(st.view(1), log=(taken,))
     assert game.narrate(view, 0) == 1
     text = console.export_text()
@@ -285,7 +285,7 @@ def test_a_claim_beaten_by_a_higher_one_is_explained_to_the_player() -> None:
     game.narrate(view, 0)
     assert "seat 3's pong comes before your chow: hu > kong > pong > chow" in console.export_text()
     game.claiming = Chi(seat=1, hand=(K["九"], K["十"]))
-    game.narrate(msgspec.structs.replace(view, log=(NotTaken(card=ids("八")[0]),)), 0)
+    game.narrate(msgspec.structs.replace(view, log=(NotTaken(kind=K["八"]),)), 0)
     assert game.claiming is None and console.export_text().count("comes before") == 0  # export_text cleared
 
 
@@ -363,5 +363,5 @@ def test_paohuzi_words_on_the_table_and_in_the_menu() -> None:
     assert term("zhao", "zh", LUZHOU) == "招" and term("long", "en", LUZHOU) == "dealt kong"
     assert meld_text("zhao", (7, 7, 7, 7), "zh", paohuzi) == "跑八八八八"
     assert action_text(Zhao(seat=0), "zh", K["八"], paohuzi) == "跑 八八八八"
-    ev = Claimed(seat=2, how="zhao", card=ids("八")[0], melds=(ids("八八八八"),))
+    ev = Claimed(seat=2, how="zhao", kind=K["八"], melds=(tuple(parse_kinds("八八八八")),))
     assert narrate(ev, "zh", rules=paohuzi) == "2号位跑 八八八八"

@@ -23,8 +23,8 @@ import msgspec
 from daer.bots.base import Bot
 from daer.cards import N_KINDS, kind_of
 from daer.engine import Action, GameState, IllegalActionError, new_hand
-from daer.engine.fairness import Fairness
 from daer.engine.events import seen_by
+from daer.engine.fairness import Fairness
 from daer.engine.match import DealerRule, next_dealer
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind, waits
