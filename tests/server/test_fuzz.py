@@ -132,14 +132,27 @@ class Table(threading.Thread):
     def __init__(self, server: Server) -> None:
         super().__init__(daemon=True)
         self.server, self.stop, self.hands, self.error = server, threading.Event(), 0, ""
+        self.client: Client | None = None
+
+    def new_room(self) -> Client:
+        _, r = post(f"{self.server.url}/api/rooms", {"name": "好人", "config": {"timer": 0, "hands": 64}})
+        c = self.client = Client(self.server, r["code"], r["token"])
+        c.cmd("start")
+        return c
 
     def run(self) -> None:
         try:
-            _, r = post(f"{self.server.url}/api/rooms", {"name": "好人", "config": {"timer": 0, "hands": 64}})
-            c = Client(self.server, r["code"], r["token"])
-            c.cmd("start")
+            c = self.new_room()
             while True:
-                m = c.state(lambda m: m["room"]["status"] == "between" or bool(m["view"] and m["view"]["legal"]), 60)
+                m = c.state(lambda m: m["room"]["status"] in ("between", "finished") or bool(
+                    m["view"] and m["view"]["legal"]), 60)
+                if m["room"]["status"] == "finished":  # a whole match played: another room
+                    self.hands += 1
+                    if self.stop.is_set():
+                        return
+                    c.close()
+                    c = self.new_room()
+                    continue
                 if m["room"]["status"] == "between":
                     self.hands += 1
                     if self.stop.is_set():
@@ -155,8 +168,11 @@ class Table(threading.Thread):
                 # wait for the update that carries the answer (or, if refused, for anything newer)
                 after = reply["v"] if reply["t"] == "ack" else m["v"] + 1
                 c.state(lambda u, after=after: u["v"] >= after, 60)
-        except Exception as exc:  # reported by the test
-            self.error = repr(exc)
+        except Exception as exc:  # reported by the test, with what the table saw last
+            seen = [{k: f.get(k) for k in ("t", "v", "code", "id")} | (
+                {"status": f["room"]["status"], "legal": bool(f["view"] and f["view"]["legal"])}
+                if f.get("t") == "update" else {}) for f in (self.client.frames[-4:] if self.client else [])]
+            self.error = f"{exc!r}; last frames {seen}"
 
 
 def fuzz(server: Server, examples: int) -> Fuzzer:
@@ -236,5 +252,5 @@ def test_fuzzed_messages_and_bodies_get_no_server_error_and_a_table_plays_on(tmp
 
 @pytest.mark.slow
 def test_fuzz_long(tmp: Any) -> None:
-    run_fuzz(tmp, examples=8000)
+    run_fuzz(tmp, examples=5000)
 

@@ -87,3 +87,14 @@ def test_connections_per_address_are_capped(server: Server) -> None:
     finally:
         for s in socks:
             s.close()
+
+
+@pytest.mark.parametrize("args", [["--bot-delay", "11"], ["--bot-delay", "-1"], ["--create-rate", "fast"],
+                                  ["--max-conns", "0"], ["--waiting-ttl", "0"]])
+def test_serve_refuses_options_out_of_their_range_before_starting(args: list[str]) -> None:
+    from typer.testing import CliRunner  # noqa: PLC0415
+
+    from daer.cli.main import app  # noqa: PLC0415
+
+    result = CliRunner().invoke(app, ["serve", "--port", "1", *args])
+    assert result.exit_code == 2, result.output
