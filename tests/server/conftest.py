@@ -28,11 +28,15 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database for one test, once on SQLite and once on PostgreSQL."""
     return new_database(request, str(request.param), tmp_path)
 
+SLOW_ONLY_ON_REQUEST = {"test_fuzz.py", "test_bounds.py"}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The slow tests of this folder (long fuzz, a server loaded with search bots) run only with ``-m slow``."""
+    """The slow fuzz and bounds tests (minutes of fuzzing, a server loaded with search bots) run only with
+    ``-m slow``."""
     if "slow" in (config.getoption("markexpr") or ""):
         return
     here = Path(__file__).resolve().parent
     for item in items:
-        if "slow" in item.keywords and here in item.path.parents:
+        if "slow" in item.keywords and item.path.parent == here and item.path.name in SLOW_ONLY_ON_REQUEST:
             item.add_marker(pytest.mark.skip(reason="slow: run with -m slow"))
