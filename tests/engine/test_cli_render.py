@@ -365,3 +365,14 @@ def test_paohuzi_words_on_the_table_and_in_the_menu() -> None:
     assert action_text(Zhao(seat=0), "zh", K["八"], paohuzi) == "跑 八八八八"
     ev = Claimed(seat=2, how="zhao", kind=K["八"], melds=(tuple(parse_kinds("八八八八")),))
     assert narrate(ev, "zh", rules=paohuzi) == "2号位跑 八八八八"
+
+
+def test_on_a_terminal_the_table_says_which_bot_it_waits_for() -> None:
+    st = new_hand(LUZHOU, seed=3, dealer=1)  # seat 1 deals: a bot acts first
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=80)
+    player = TerminalPlayer(console, 0, {s: HeuristicBot(LUZHOU, s) for s in (1, 3)}, LUZHOU, "zh")
+    seat = st.to_act()[0]
+    assert seat != 0
+    action = player.bot_choice(st, seat)
+    assert action.seat == seat and f"等{seat}号位" in out.getvalue()

@@ -114,7 +114,7 @@ class TerminalPlayer:
             shown = self.narrate(state.view(me), shown)
             seat = state.to_act()[0]
             if seat != me:
-                state.apply(self.bots[seat].choose(state.view(seat, log=False)))
+                state.apply(self.bot_choice(state, seat))
                 continue
             view = state.view(me, log=False)
             action = self.ask(view)
@@ -131,6 +131,15 @@ class TerminalPlayer:
         self.console.print(table, highlight=False)
         assert state.settlement is not None
         print_hand_end(self.console, final, state.settlement, self.rules, self.lang)
+
+    def bot_choice(self, state: GameState, seat: int) -> Action:
+        """A bot's action; on a real terminal a spinner says whom the table waits for while it thinks."""
+        view = state.view(seat, log=False)
+        if not self.console.is_terminal:
+            return self.bots[seat].choose(view)
+        waiting = f"waiting for seat {seat}…" if self.lang == "en" else f"等{seat}号位…"
+        with self.console.status(waiting, spinner="dots"):
+            return self.bots[seat].choose(view)
 
     def narrate(self, view: View, shown: int) -> int:
         """Print the events since ``shown``; the new count."""
