@@ -135,3 +135,12 @@ def test_score_prints_the_arithmetic_from_hu_to_the_payment() -> None:
     en = RUNNER.invoke(app, ["score", HAND, "--win", "十", "--lang", "en"]).output
     assert "arithmetic: 15 hu → deng 2 → each loser pays (2+1)×1 = 3" in en and "who pays whom:" in en
     assert "│ run " in en and "│ 顺 " not in en
+
+
+def test_a_later_hand_that_seats_the_player_as_dijia_says_so_and_pays_them() -> None:
+    res = RUNNER.invoke(app, ["play", "--hands", "4", "--seed", "3"], input="1\n" * 1500)
+    assert res.exit_code == 0, res.output
+    out = res.output
+    at = out.index("这手你坐底（底家）")  # the deal moved: this hand the player sits out, and is told
+    rest = out[at:]
+    assert "0号位(底家,你)" in rest[: rest.index("累计")]  # listed in the settlement of that hand
