@@ -171,29 +171,68 @@ def settle(
     return Settlement(hu, deng, red, mults, factor, tuple(points), tuple(payments), winner, dijia, notes)
 
 
-def settle_draw(rules: Ruleset, *, dealer: int = 0) -> Settlement:
-    """黄牌: the stock ran out and nobody won; each player pays the 底家 (黄牌时3玩家向数底的各付底钱; 隆昌 黄5)."""
+PENALTY_REASONS = {
+    "peng": ("包牌：没人胡，未碰牌", "penalty (包牌): passed up a 碰 and nobody won"),
+    "zhao": ("包牌：没人胡，未招牌", "penalty (包牌): passed up a 招 and nobody won"),
+}
+"""Why a seat pays 包 at the end of a 黄 hand (seed 000 【包牌规则】), Chinese and English."""
+
+
+def penalty_amount(rules: Ruleset) -> int:
+    """What a 包牌 offender pays each other seat: 泸州 money play 2倍底钱 (包牌的向另三人各付2倍底钱),
+    番 play ``fan.penalty`` 彩头 (隆昌 包10), otherwise ``deng.penalty`` points.
+
+    >>> from daer.rules import find_rules, with_overrides
+    >>> penalty_amount(with_overrides(find_rules(), {"scoring.mode": "money"}))
+    4
+    """
+    sc = rules.scoring
+    if sc.mode == "money":
+        return sc.money.penalty * sc.money.di_qian * sc.money.unit
+    return sc.fan.penalty if sc.mode == "fan" else sc.deng.penalty
+
+
+def _penalise(rules: Ruleset, points: list[int], payments: list[Payment], offender: int, reasons: str) -> None:
+    amount = penalty_amount(rules)
+    zh = "；".join(PENALTY_REASONS[r][0] for r in reasons.split("+"))
+    en = "; ".join(PENALTY_REASONS[r][1] for r in reasons.split("+"))
+    for seat in range(rules.table.seats):
+        if seat != offender and amount:
+            payments.append(Payment(offender, seat, amount, zh, en))
+            points[seat] += amount
+            points[offender] -= amount
+
+
+def settle_draw(rules: Ruleset, *, dealer: int = 0, penalties: tuple[tuple[int, str], ...] = ()) -> Settlement:
+    """黄牌: the stock ran out and nobody won; each player pays the 底家 (黄牌时3玩家向数底的各付底钱; 隆昌 黄5).
+
+    ``penalties`` are (seat, reasons) of the seats that pay 包 on top (reasons ``peng``, ``zhao`` or
+    ``peng+zhao``: 没人胡的情况下，未碰牌／未招牌); each pays every other seat :func:`penalty_amount` once.
+    """
     players, dijia = seats_of(rules, dealer)
     sc = rules.scoring
     amount = {"money": sc.money.di_qian * sc.money.unit, "fan": sc.fan.huang}.get(sc.mode, sc.deng.huang)
     points = [0] * rules.table.seats
-    payments = []
+    payments: list[Payment] = []
     if dijia is not None and amount:
         for seat in players:
             payments.append(Payment(seat, dijia, amount, "黄牌付底家", "draw: pays the 底家"))
             points[seat] -= amount
             points[dijia] += amount
-    return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia)
+    for seat, reasons in penalties:
+        _penalise(rules, points, payments, seat, reasons)
+    notes = tuple(f"包牌 {seat}号位 ×{penalty_amount(rules)}" for seat, _ in penalties)
+    return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia, notes)
 
 
 def settle_penalty(rules: Ruleset, *, offender: int, dealer: int = 0) -> Settlement:
-    """包牌 under 番 play (隆昌 包10): the offender pays every other seat ``scoring.fan.penalty`` 彩头.
+    """包牌 alone: the offender pays every other seat :func:`penalty_amount` (隆昌 包10; 泸州 money 2倍底钱).
 
     >>> from daer.rules import find_rules
     >>> settle_penalty(find_rules("longchang"), offender=1).points
     (10, -30, 10, 10)
     """
-    amount = rules.scoring.fan.penalty
+    amount = penalty_amount(rules)
     points = [0] * rules.table.seats
     payments = []
     for seat in range(rules.table.seats):
@@ -202,4 +241,4 @@ def settle_penalty(rules: Ruleset, *, offender: int, dealer: int = 0) -> Settlem
             points[seat] += amount
             points[offender] -= amount
     _, dijia = seats_of(rules, dealer)
-    return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia, ("包10",))
+    return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia, (f"包{amount}",))

@@ -103,6 +103,11 @@ LABELS_ZH = {
 PATH_LABELS_ZH = {
     "scoring.mingtang.dijia": "番→底家分",
     "scoring.fan.huang": "黄牌付歇底",
+    "penalty": "包牌",
+    "penalty.unmade_peng": "没人胡时未碰要包牌",
+    "penalty.unmade_zhao": "没人胡时未招要包牌",
+    "scoring.deng.penalty": "包牌付每家分",
+    "scoring.money.penalty": "包牌付每家几倍底钱",
     "scoring.mode": "方式 (deng 算等 / money 付钱 / mingtang 名堂 / fan 番 / huayang 花样)",
 }
 """Labels of options whose leaf name means something else elsewhere."""

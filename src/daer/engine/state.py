@@ -32,6 +32,7 @@ from daer.engine.events import (
     seen_by,
 )
 from daer.engine.instant import Instant, instant_seats, offer_instant, resolve_instant
+from daer.engine.penalty import huang_penalties, note_unmade
 from daer.engine.views import Offer, Phase, Result, ShownOffer, TableMeld, View
 from daer.hands import Meld, MeldKind, iter_arrangements, waits
 from daer.hands.evaluate import evaluator_for
@@ -74,6 +75,8 @@ class GameState:
         self.skips = [0] * n
         """八块 discards already skipped."""
         self.guo: list[set[int]] = [set() for _ in range(n)]
+        self.unmade: list[set[str]] = [set() for _ in range(n)]
+        """Claims each seat passed up (peng / zhao), paid as 包牌 on 黄 (see :mod:`daer.engine.penalty`)."""
         self.passed_peng: list[set[int]] = [set() for _ in range(n)]
         """Kinds each seat passed up for 碰 (臭偎, ``play.chou_wei``)."""
         self.forced: str | None = None
@@ -200,7 +203,9 @@ class GameState:
 
     def _reveal(self, seat: int) -> None:
         if not self.stock:
-            self.finish(Result(winner=None, how="huang", hu=0), settle_draw(self.rules, dealer=self.dealer))
+            pen = huang_penalties(self)
+            self.finish(Result(winner=None, how="huang", hu=0, penalties=pen),
+                        settle_draw(self.rules, dealer=self.dealer, penalties=pen))
             return
         cid = self.stock.pop(0)
         self.log.append(Revealed(seat=seat, kind=kind_of(cid), left=len(self.stock)))
@@ -403,6 +408,7 @@ class GameState:
             resolve_instant(self)
             return
         win = resolve(self._order(offer), self.choices)
+        note_unmade(self)
         guo: list[tuple[int, int]] = []
         if self.rules.play.guo_zhang:
             for seat, act in self.choices.items():
@@ -486,7 +492,7 @@ class GameState:
             winner=result.winner, how=result.how, hu=result.hu, name=result.name, win_kind=result.win_kind,
             groups=result.groups, red=result.red, flags=result.flags,
             multipliers=tuple(m.zh for m in st.multipliers), factor=st.factor, deng=st.deng, points=st.points,
-            fan=st.fan, final=st.final,
+            fan=st.fan, final=st.final, penalties=result.penalties,
         )
         self.phase = "over"
         self.actor = None

@@ -80,6 +80,8 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     """番 of 名堂 / 番 play (see :class:`~daer.scoring.Settlement`)."""
     final: int = 0
     """番 play: 胡 × 2^番, capped."""
+    penalties: tuple[tuple[int, str], ...] = ()
+    """包牌 paid at a 黄 end: (seat, what it passed up: ``peng``, ``zhao`` or ``peng+zhao``)."""
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True):

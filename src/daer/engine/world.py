@@ -131,6 +131,7 @@ def world_from_view(
     st.quads = [sum(1 for m in ms if m.kind in (MeldKind.ZHAO.value, MeldKind.LONG.value)) for ms in view.melds]
     st.skips = [max(0, q - 1) if rules.play.ba_kuai else 0 for q in st.quads]
     st.guo = [set() for _ in range(n)]
+    st.unmade = [set() for _ in range(n)]  # passes the view does not show: assumed none
     st.guo[me] = set(view.guo)
     st.long_due = [False] * n
     st.long_due[me] = any(c >= COPIES for c in st.counts[me])

@@ -137,6 +137,20 @@ class PlayRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True)
     (only 胡 or 过, no 吃/碰/招, mandatory ones included) and a win counts the 报 番."""
 
 
+class PenaltyRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """包牌 the engine charges (the other offences of seed 000's 包牌 list are illegal actions it never offers).
+
+    A seat that passed up a claim it could have made pays 包 when the hand ends with nobody winning (黄);
+    the amount is the scoring mode's (``scoring.money.penalty`` 底钱, ``scoring.fan.penalty`` 彩头, else
+    ``scoring.deng.penalty`` points), once per offending seat, to every other seat.
+    """
+
+    unmade_peng: bool = False
+    """没人胡的情况下，未碰牌: passing (or 吃 instead of) a possible 碰 is paid on 黄."""
+    unmade_zhao: bool = False
+    """没人胡的情况下，未招牌: passing a possible 招 is paid on 黄."""
+
+
 class DengScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """等 and the multipliers (普通算等玩法)."""
 
@@ -160,6 +174,9 @@ class DengScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """Multiplier of 地胡."""
     huang: int = 1
     """黄牌: each player pays the 底家 this many points."""
+    penalty: int = 2
+    """包牌: the offender pays each other seat this many points (points play: 2, as 2倍底钱 with 1 point the
+    底家's share; also the amount of the 名堂 and 花样 modes)."""
     round_down: bool = False
     """等 brackets: False — any 胡 past a step starts the next 等 (11-20 = 2等); True — only full steps
     count (跑胡子: 15 = 1等, 18-20 = 2等, 不满3胡不算等)."""
@@ -176,6 +193,8 @@ class MoneyScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """底钱: what the 底家 gets, and what each player pays the 底家 on 黄牌."""
     unit: int = 1
     """基数: the money of one 棒."""
+    penalty: int = 2
+    """包牌: the offender pays each other seat this many 底钱 (包牌的向另三人各付2倍底钱)."""
 
 
 class MingtangScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -252,6 +271,7 @@ class Ruleset(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     table: TableRules = msgspec.field(default_factory=TableRules)
     win: WinRules = msgspec.field(default_factory=WinRules)
     play: PlayRules = msgspec.field(default_factory=PlayRules)
+    penalty: PenaltyRules = msgspec.field(default_factory=PenaltyRules)
     scoring: ScoringRules = msgspec.field(default_factory=ScoringRules)
 
     @property
