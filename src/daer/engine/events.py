@@ -116,6 +116,8 @@ class HandEnded(_Event, frozen=True, tag="ended"):
     how: str
     hu: int
     points: tuple[int, ...]
+    penalties: tuple[tuple[int, str], ...] = ()
+    """包牌 charged at a 黄 end, public: (seat, what it passed up: ``peng``, ``zhao`` or ``peng+zhao``)."""
 
 
 class Declared(_Event, frozen=True, tag="bao"):

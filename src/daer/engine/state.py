@@ -498,7 +498,8 @@ class GameState:
         self.actor = None
         self.options = {}
         self.choices = {}
-        self.log.append(HandEnded(winner=result.winner, how=result.how, hu=result.hu, points=st.points))
+        self.log.append(HandEnded(winner=result.winner, how=result.how, hu=result.hu, points=st.points,
+                                  penalties=result.penalties))
 
     # -- reading ------------------------------------------------------------------------------
     @property
