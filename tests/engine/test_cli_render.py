@@ -376,3 +376,20 @@ def test_on_a_terminal_the_table_says_which_bot_it_waits_for() -> None:
     assert seat != 0
     action = player.bot_choice(st, seat)
     assert action.seat == seat and f"等{seat}号位" in out.getvalue()
+
+
+def test_a_bao_penalty_at_a_draw_is_shown_with_its_reason() -> None:
+    for seed in range(60):
+        st = new_hand(LUZHOU, seed=seed)
+        play_hand(st, {s: RandomBot(seed * 7 + s) for s in range(4)})  # random bots pass up 碰: 包牌 at 黄
+        assert st.settlement is not None
+        bao = [p for p in st.settlement.payments if "包牌" in p.zh]
+        if not bao:
+            continue
+        zh, en = _end(st, 0, "zh"), _end(st, 0, "en")
+        for p in bao:
+            assert re.search(rf"{p.payer}号位\S* → {p.payee}号位\S*: {p.amount}  \({p.zh}\)", zh)
+            assert f"({p.en})" in en
+        assert "黄牌" in zh and "算法: 包牌" in zh
+        return
+    pytest.fail("no 包牌 in 60 hands of random bots")

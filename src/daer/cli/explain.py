@@ -106,6 +106,8 @@ def print_settlement(console: Console, r: dict[str, Any], en: bool, label: SeatL
                           else f"lan he (烂和): no group has hu; counted as {r['hu']}")
         if line := arithmetic(r, en):
             console.print(f"{t('how', en)}: {line}", highlight=False)
+    elif r.get("notes"):  # no win: what the notes say (包牌 offenders and their amount)
+        console.print(f"{t('how', en)}: {'; '.join(r['notes'])}", highlight=False)
     points = r.get("points")
     if points is None:
         return
