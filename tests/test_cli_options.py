@@ -143,4 +143,4 @@ def test_a_later_hand_that_seats_the_player_as_dijia_says_so_and_pays_them() -> 
     out = res.output
     at = out.index("这手你坐底（底家）")  # the deal moved: this hand the player sits out, and is told
     rest = out[at:]
-    assert "0号位(底家,你)" in rest[: rest.index("累计")]  # listed in the settlement of that hand
+    assert "0号位(底家,你)" in rest[: rest.index("累计：")]  # listed in the settlement of that hand

@@ -64,6 +64,11 @@ def play(
     opponents = {s: make_bot(names[i % len(names)], f"{seed}:{s}", rules=ruleset) for i, s in enumerate(others)}
     if lang == "en":
         console.print(legend_en(ruleset.win.min_hu) + "\n", highlight=False)
+    def name(s: int) -> str:
+        if lang == "en":
+            return "you" if s == seat else f"seat {s}"
+        return "你" if s == seat else f"{s}号位"
+
     game = TerminalPlayer(console, seat, opponents, ruleset, lang)
     try:
         for n in range(hands):
@@ -71,8 +76,8 @@ def play(
             console.rule(f"第{n + 1}手" if lang != "en" else f"hand {n + 1}")
             game.play_hand(state)
             match.finish(state)
-            total = "  ".join(f"{s}:{p:+d}" for s, p in enumerate(match.scores))
-            console.print(("running scores: " if lang == "en" else "累计：") + total)
+            total = "  ".join(f"{name(s)} {p:+}" for s, p in enumerate(match.scores))
+            console.print(("running scores: " if lang == "en" else "累计：") + total, highlight=False)
             if save is not None:
                 save.write_text(dumps(record_of(state, seed=None)), encoding="utf-8")
             if match.over:
