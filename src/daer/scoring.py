@@ -165,7 +165,7 @@ def settle(
             points[seat] -= each
             points[winner] += each
     if dijia is not None and share:
-        payments.append(Payment(winner, dijia, share, "赢家付底家", "winner pays the 底家"))
+        payments.append(Payment(winner, dijia, share, "赢家付底家", "winner pays the dijia (底家)"))
         points[winner] -= share
         points[dijia] += share
     return Settlement(hu, deng, red, mults, factor, tuple(points), tuple(payments), winner, dijia, notes)
@@ -216,7 +216,7 @@ def settle_draw(rules: Ruleset, *, dealer: int = 0, penalties: tuple[tuple[int, 
     payments: list[Payment] = []
     if dijia is not None and amount:
         for seat in players:
-            payments.append(Payment(seat, dijia, amount, "黄牌付底家", "draw: pays the 底家"))
+            payments.append(Payment(seat, dijia, amount, "黄牌付底家", "draw: pays the dijia (底家)"))
             points[seat] -= amount
             points[dijia] += amount
     for seat, reasons in penalties:

@@ -64,7 +64,7 @@ def _pay(rules: Ruleset, players: list[int], dijia: int | None, *, winner: int, 
             points[seat] -= each[seat]
             points[winner] += each[seat]
     if dijia is not None and share:
-        payments.append(Payment(winner, dijia, share, "赢家付底家", "winner pays the 底家"))
+        payments.append(Payment(winner, dijia, share, "赢家付底家", "winner pays the dijia (底家)"))
         points[winner] -= share
         points[dijia] += share
     return tuple(points), tuple(payments)
