@@ -371,11 +371,17 @@ def test_on_a_terminal_the_table_says_which_bot_it_waits_for() -> None:
     st = new_hand(LUZHOU, seed=3, dealer=1)  # seat 1 deals: a bot acts first
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=80)
-    player = TerminalPlayer(console, 0, {s: HeuristicBot(LUZHOU, s) for s in (1, 3)}, LUZHOU, "zh")
+    player = TerminalPlayer(console, 0, {s: HeuristicBot(LUZHOU, s) for s in (1, 2, 3)}, LUZHOU, "zh")
     seat = st.to_act()[0]
-    assert seat != 0
-    action = player.bot_choice(st, seat)
-    assert action.seat == seat and f"等{seat}号位" in out.getvalue()
+    assert seat == 1 and st.phase == "discard"
+    st.apply(player.bot_choice(st, seat))
+    assert "等1号位" in out.getvalue()
+    while st.phase != "claim" or st.to_act()[0] == 0:  # a bot is asked about a card on offer
+        asked = st.to_act()[0]
+        st.apply(player.bots[asked].choose(st.view(asked, log=False)) if asked != 0 else Pass(seat=0))
+    out.truncate(0)
+    st.apply(player.bot_choice(st, st.to_act()[0]))
+    assert "等其他家" in out.getvalue() and "号位" not in out.getvalue()  # the asked seat stays hidden
 
 
 def test_a_bao_penalty_at_a_draw_is_shown_with_its_reason() -> None:

@@ -138,11 +138,17 @@ class TerminalPlayer:
         print_hand_end(self.console, final, state.settlement, self.rules, self.lang)
 
     def bot_choice(self, state: GameState, seat: int) -> Action:
-        """A bot's action; on a real terminal a spinner says whom the table waits for while it thinks."""
+        """A bot's action; on a real terminal a spinner says whom the table waits for while it thinks.
+
+        Only a discard names the seat: which seat is asked about a card on offer would tell that it can take it.
+        """
         view = state.view(seat, log=False)
         if not self.console.is_terminal:
             return self.bots[seat].choose(view)
-        waiting = f"waiting for seat {seat}…" if self.lang == "en" else f"等{seat}号位…"
+        if view.phase == "discard":  # whose discard it is is public
+            waiting = f"waiting for seat {seat}…" if self.lang == "en" else f"等{seat}号位…"
+        else:  # who may claim the card on offer is not: name nobody
+            waiting = "waiting for the others…" if self.lang == "en" else "等其他家…"
         with self.console.status(waiting, spinner="dots"):
             return self.bots[seat].choose(view)
 
