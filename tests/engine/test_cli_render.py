@@ -399,3 +399,18 @@ def test_a_bao_penalty_at_a_draw_is_shown_with_its_reason() -> None:
         assert "黄牌" in zh and "算法: 包牌" in zh
         return
     pytest.fail("no 包牌 in 60 hands of random bots")
+
+
+def test_replay_step_narrates_each_action_before_its_table(tmp_path: Path) -> None:
+    st = new_hand(LUZHOU, seed=50)
+    play_hand(st, {s: HeuristicBot(LUZHOU, s) for s in range(4)})
+    path = tmp_path / "hand.json"
+    path.write_text(dumps(record_of(st, seed=50)), encoding="utf-8")
+    res = RUNNER.invoke(app, ["replay", str(path), "--step", "--seat", "0"], input="\n" * 400)
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    first = next(i for i, line in enumerate(lines) if " 1. 0号位: 打 " in line)
+    card = lines[first].split("打 ")[1].split()[0]
+    assert lines[first + 1] == f"你打出 {card}"  # the seat replayed is 你, its event right under the step
+    table = next(i for i in range(first, len(lines)) if lines[i].startswith("墩 "))
+    assert all("号位" in line or "没人要" in line or "你" in line for line in lines[first + 1:table])  # events first

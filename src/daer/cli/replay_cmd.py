@@ -44,15 +44,22 @@ def replay(
     state = replay_record(record, upto=0)
     total = len(record.actions)
     shown = 0
+
+    def tell() -> None:  # the new events, as the chosen seat (or a spectator) sees them
+        nonlocal shown
+        log = state.view(seat).log
+        for ev in log[shown:]:
+            if line := narrate(ev, lang, seat, final.rules):
+                console.print(f"[dim]{line}[/dim]", highlight=False)
+        shown = len(log)
+
+    tell()
     for i, act in enumerate(record.actions, 1):
         card = state.offer.kind if state.offer is not None else None
-        for ev in state.log[shown:]:
-            if line := narrate(ev, lang, rules=final.rules):
-                console.print(f"[dim]{line}[/dim]", highlight=False)
-        shown = len(state.log)
         state.apply(act)
         who = f"seat {act.seat}" if lang == "en" else f"{act.seat}号位"
         console.rule(f"{i}. {who}: {action_text(act, lang, card, final.rules)}")
+        tell()
         if step and i < total:
             view = state.view(seat)
             console.print(render_view(view, lang=lang, width=console.width, rules=final.rules), highlight=False)
@@ -61,9 +68,6 @@ def replay(
                 input()
             except (EOFError, KeyboardInterrupt):
                 return
-    for ev in final.log[shown:]:
-        if line := narrate(ev, lang, rules=final.rules):
-            console.print(f"[dim]{line}[/dim]", highlight=False)
     view = final.view(seat)
     console.print(render_view(view, lang=lang, width=console.width, rules=final.rules), highlight=False)
     if final.settlement is not None and view.result is not None:
