@@ -111,6 +111,9 @@ def test_impossible_hands_are_explained(server: Server, page: Page) -> None:
     page.wait_for_selector("#result:not([data-busy]) #why")
     assert "只有 4 张" in page.inner_text("#why")
     assert page.locator(".picker .cnt.over").count() == 1
+    page.click("#lang")  # English: the English half of the server's message
+    assert "only 4 exist" in page.inner_text("#why") and "只有" not in page.inner_text("#why")
+    page.click("#lang")
     page.goto(f"{server.url}/calc?h=x1x2x3&w=x4")
     page.wait_for_selector("#result:not([data-busy]) #why")
     assert "牌数不对" in page.inner_text("#why") and "少牌" in page.inner_text("#why")

@@ -9,9 +9,9 @@ const T = {
     none: "未选", tapHint: "点下面的牌放进", tapRemove: "点牌可拿掉", self: "自摸（自己翻出的）",
     rules: "规则", house: "自定规则", seat: "赢家座位", dealer: "庄家座位", clear: "清空", cards: "张",
     chiPending: "吃：再点 {n} 张", result: "结果", hu: "胡", total: "合计", where: "位置", onTable: "桌面",
-    inHand: "手中", deng: "等", mult: "番", noMult: "无", fan: "番数", mingtang: "名堂", notes: "算法",
+    inHand: "手中", deng: "等", mult: "番", noMult: "无", fan: "番数", mingtang: "名堂", mode_mingtang: "名堂", mode_fan: "番", mode_huayang: "花样", notes: "算法",
     payments: "谁付谁", seatN: "座位 {n}", winner: "赢家", loser: "输家", dijia: "底家", points: "得分",
-    waits: "还差一张。叫牌（点一张当作胡的牌）：", waitsShort: "叫牌", noWaits: "没有叫牌", notWin: "不能胡", why: "原因",
+    waits: "还差一张。叫牌（点一张当作胡的牌）：", waitsShort: "叫牌", noWaits: "没有叫牌", notWin: "不能胡", why: "原因", colon: "：",
     offline: "离线：需要网络来计算", busy: "请求太频繁，{s} 秒后自动重试", loading: "计算中…", empty: "点牌开始：先选手牌，再选胡的牌",
     share: "复制链接", copied: "链接已复制", instant: "起手胡", lan: "烂和", fifth: "有第五张", flagsT: "特殊",
     col: "列", tianhu: "天胡", dihu: "地胡", haidi: "海底", small: "小字", big: "大字",
@@ -21,9 +21,9 @@ const T = {
     none: "none", tapHint: "Tap a card below to add it to", tapRemove: "tap a card to take it out", self: "Self-drawn",
     rules: "Rules", house: "House rules", seat: "Winner's seat", dealer: "Dealer's seat", clear: "Clear", cards: "cards",
     chiPending: "chi: tap {n} more", result: "Result", hu: "hu", total: "Total", where: "where", onTable: "table",
-    inHand: "hand", deng: "deng", mult: "multipliers", noMult: "none", fan: "fan", mingtang: "patterns", notes: "arithmetic",
+    inHand: "hand", deng: "deng", mult: "multipliers", noMult: "none", fan: "fan", mingtang: "patterns", mode_mingtang: "名堂 (patterns)", mode_fan: "番 (fan)", mode_huayang: "花样 (patterns)", notes: "arithmetic",
     payments: "Who pays whom", seatN: "seat {n}", winner: "winner", loser: "loser", dijia: "sits out", points: "points",
-    waits: "One card short. Waits (tap one to make it the winning card):", waitsShort: "waits", noWaits: "no waits", notWin: "Not a win", why: "why",
+    waits: "One card short. Waits (tap one to make it the winning card):", waitsShort: "waits", noWaits: "no waits", notWin: "Not a win", why: "why", colon: ": ",
     offline: "Offline: scoring needs the network", busy: "Too many requests; retrying in {s} s", loading: "scoring…",
     empty: "Tap cards to start: the hand first, then the winning card", share: "Copy link", copied: "Link copied",
     instant: "instant win", lan: "烂和 (no 列 with hu)", fifth: "a fifth copy", flagsT: "Special",
@@ -49,6 +49,12 @@ const ascii = (k) => `${k >= 10 ? "d" : "x"}${(k % 10) + 1}`;
 const toAscii = (kinds) => kinds.map(ascii).join("");
 const fromAscii = (s) => [...(s || "").matchAll(/([xd])(10|[1-9])/gi)].map((m) => (m[1].toLowerCase() === "d" ? 10 : 0) + (+m[2]) - 1);
 const byKind = (a, b) => a - b;
+// The server's messages are "中文 (English)": in English show the English part alone.
+const say = (msg) => {
+  if (lang !== "en" || !msg) return msg;
+  const m = /\(([^()]*)\)\s*$/.exec(msg);
+  return m ? m[1] : msg;
+};
 
 const S = {
   presets: [], rules: "luzhou", opts: {}, hand: [], melds: [], win: null, self: false,
@@ -273,7 +279,7 @@ function renderResult() {
         h("td", { class: "num", id: "hu" }, String(r.hu)), h("td", {}, ""))));
   }
   const waiting = r.waits && r.waits.length;
-  if (!r.ok && r.error && !waiting) kids.push(h("div", { class: "err", id: "why" }, `${t("notWin")}：${r.error}`));
+  if (!r.ok && r.error && !waiting) kids.push(h("div", { class: "err", id: "why" }, `${t("notWin")}${t("colon")}${say(r.error)}`));
   if (r.waits) {
     kids.push(h("div", { class: "waits", id: "waits" }, h("b", {}, r.waits.length ? t("waits") : t("noWaits")),
       r.waits.map((w) => h("button", { class: "wait", "data-card": w.card_ascii, "data-hu": w.hu,
@@ -286,7 +292,7 @@ function renderResult() {
       r.mode ? h("span", { id: "fan" }, `${t("fan")} ${r.fan}`) : h("span", { id: "mult" }, `${t("mult")}：${mults}`));
     kids.push(facts);
     if (r.mingtang && r.mingtang.length) {
-      kids.push(h("div", { class: "mingtang", id: "mingtang" }, h("b", {}, `${t("mingtang")}：`),
+      kids.push(h("div", { class: "mingtang", id: "mingtang" }, h("b", {}, `${t(`mode_${r.mode}`)}：`),
         r.mingtang.map((m) => h("span", { class: "tag" }, `${lang === "en" ? m.en : m.name} ${m.value}`))));
     }
     if (r.notes && r.notes.length) kids.push(h("div", { class: "notes", id: "notes" }, `${t("notes")}：`, r.notes.join("；")));
@@ -309,7 +315,7 @@ function renderSummary(r) {
     const w = r.points.seats[r.points.roles.indexOf("winner")];
     text = `${r.hu} ${t("hu")} · ${t("deng")} ${r.deng}${r.mode ? ` · ${t("fan")} ${r.fan}` : ""} · ${t("winner")} ${w > 0 ? "+" : ""}${w}`;
   } else if (r && r.waits && r.waits.length) text = `${t("waitsShort")}：${r.waits.map((x) => `${x.card} ${x.hu}${t("hu")}`).join("  ")}`;
-  else if (r && r.error) text = `${t("notWin")}：${r.error.split(" (")[0]}`;
+  else if (r && r.error) text = `${t("notWin")}${t("colon")}${lang === "en" ? say(r.error) : r.error.split(" (")[0]}`;
   el.textContent = text;
   el.hidden = !text;
   el.className = r && r.ok ? "summary ok" : "summary";
