@@ -17,7 +17,7 @@ const T = {
     col: "列", tianhu: "天胡", dihu: "地胡", haidi: "海底", small: "小字", big: "大字",
   },
   en: {
-    title: "Da Er · hand calculator", table: "Table", lang: "中文", hand: "Hand", melds: "On the table", win: "Winning card", winTab: "Win",
+    title: "Da Er calculator", table: "Table", lang: "中文", hand: "Hand", melds: "On the table", win: "Winning card", winTab: "Win",
     none: "none", tapHint: "Tap a card below to add it to", tapRemove: "tap a card to take it out", self: "Self-drawn",
     rules: "Rules", house: "House rules", seat: "Winner's seat", dealer: "Dealer's seat", clear: "Clear", cards: "cards",
     chiPending: "chi: tap {n} more", result: "Result", hu: "hu", total: "Total", where: "where", onTable: "table",
