@@ -10,6 +10,8 @@ calculator request (泸州, Chinese notation, table melds, the winning card self
 * ``mahjong estimate_hand_value``: ``HandCalculator.estimate_hand_value`` on random complete
   14-tile riichi hands, in this process (as in bench_hands.py);
 * ``daer evaluate()``: the public best-胡 function, in this process;
+* ``daer calculator.score()``: a request dict in, the result dict out, in this process (what a
+  program scoring game logs from Python calls);
 * ``daer score --json``: the command as a program runs it — a new process reading a file of
   ``--requests`` JSON Lines on stdin and writing one JSON line each; wall time of the whole
   process, start-up included (best of three);
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_hands import mahjong_rates, rate
+from daer.calculator import score
 from daer.cards import format_kinds, from_counts
 from daer.hands import evaluate
 from daer.hands.samples import random_complete
@@ -118,6 +121,7 @@ def main() -> None:
     hands = [random_complete(rng) for _ in range(args.hands)]
     ev = rate(lambda s: evaluate(rules, s.hand, s.melds, s.win), hands)
     lines = make_requests(rng, args.requests)
+    py = rate(score, [json.loads(x) for x in lines])
     cli, cli_ok = cli_rate(lines)
     api, api_ok = api_rate(lines, args.batch)
     est2, _ = mahjong_rates(rng, args.peer_hands)  # the peer again: the machine may be shared
@@ -128,6 +132,7 @@ def main() -> None:
     print(f"{'measure':36} {'per s':>10} {'ratio':>8}")
     print(f"{'mahjong estimate_hand_value':36} {peer:10.0f} {'1.0':>8}   (runs: {est:.0f}, {est2:.0f})")
     print(f"{'daer evaluate()':36} {ev:10.0f} {ev / peer:7.1f}x   target 10x")
+    print(f"{'daer calculator.score() (in process)':36} {py:10.0f} {py / peer:7.1f}x")
     print(f"{'daer score --json (process, file)':36} {cli:10.0f} {cli / peer:7.1f}x   target 2x")
     print(f"{'POST /api/score (loopback)':36} {api:10.0f} {api / peer:7.1f}x   target 1x")
     assert api_ok == cli_ok, (api_ok, cli_ok)

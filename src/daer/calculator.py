@@ -15,12 +15,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from daer.cards import NotationError, format_kinds, is_red, kind_ascii, kind_char, parse_kinds, to_counts
 from daer.hands import Evaluation, Meld, MeldError, MeldKind, evaluate, instant_win, waits
 from daer.hands.analysis import all_kinds, check_cards
 from daer.mingtang import PATTERN_MODES, Win, best_win, settle_instant
 from daer.rules import RulesError, Ruleset, resolve_rules
 from daer.scoring import Settlement, WinFlags, settle
+
+_decode_result = msgspec.json.Decoder(dict[str, Any]).decode
 
 REQUEST_FIELDS = frozenset(
     {"rules", "options", "hand", "melds", "win", "tianhu", "dihu", "haidi", "seat", "dealer", "lang",
@@ -256,7 +260,16 @@ def settlement_fields(rules: Ruleset, s: Settlement, *, notes: bool = False) -> 
 
 
 def score(data: Any) -> dict[str, Any]:
-    """Check and score one request; a bad request gives ``{"ok": false, "error": …}`` instead of raising."""
+    """Check and score one request; a bad request gives ``{"ok": false, "error": …}`` instead of raising.
+
+    The common request takes the batch path's fast lane (:func:`daer.score_batch.score_fast`, the same
+    answer, several times faster); every other goes through :func:`parse_request` and :func:`score_request`.
+    """
+    from daer.score_batch import score_fast  # noqa: PLC0415 — score_batch builds on this module
+
+    fast = score_fast(data)
+    if fast is not None:
+        return _decode_result(fast)
     try:
         req = parse_request(data)
     except RequestError as exc:
