@@ -35,12 +35,13 @@ TEST_LIMITS = ("--create-rate", "100000", "--join-rate", "100000", "--lookup-rat
 class Server:
     """``daer serve`` in a child process; ``kill9`` and ``start`` again to test durability."""
 
-    def __init__(self, db: Path, *, bot_delay: float = 0.0, port: int | None = None,
+    def __init__(self, db: Path, *, bot_delay: float = 0.0, claim_window: float = 0.0, port: int | None = None,
                  args: tuple[str, ...] = TEST_LIMITS, url: str | None = None) -> None:
         self.db = db
         self.db_url = url or f"sqlite:///{db}"
         """The database (SQLite at ``db`` unless ``url`` names another); ``db`` also names the log file."""
         self.bot_delay = bot_delay
+        self.claim_window = claim_window
         self.args = args
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -56,7 +57,7 @@ class Server:
 
     def start(self) -> Server:
         cmd = [sys.executable, "-m", "daer", "serve", "--port", str(self.port), "--db", self.db_url,
-               "--bot-delay", str(self.bot_delay), *self.args]
+               "--bot-delay", str(self.bot_delay), "--claim-window", str(self.claim_window), *self.args]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=out, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 30
@@ -107,14 +108,15 @@ def get(url: str) -> tuple[int, Any]:
 class Client:
     """A WebSocket player: remembers the last update; ``act`` returns the reply to its id."""
 
-    def __init__(self, server: Server, code: str, token: str | None = None, v: int | None = None) -> None:
+    def __init__(self, server: Server, code: str, token: str | None = None, v: int | None = None,
+                 p: int | None = None) -> None:
         self.ws = connect(server.ws_url, max_size=2**22).__enter__()
         self.frames: list[dict[str, Any]] = []
         self.upd: dict[str, Any] | None = None
         self.n = 0
         self.prefix = secrets.token_hex(4)
         """Ids are unique per connection: the server answers a seat's repeated id with its first answer."""
-        self.send({"t": "hello", "room": code, "token": token, "v": v})
+        self.send({"t": "hello", "room": code, "token": token, "v": v} | ({} if p is None else {"p": p}))
         self.welcome = self.until(lambda m: m["t"] in ("welcome", "error"))
 
     def send(self, msg: dict[str, Any] | str) -> None:

@@ -9,21 +9,35 @@ from typing import Any
 from serving import Client, Server, get, post
 
 
+def _settle(clients: list[Client], v: int) -> int:
+    """The version at which the table waits for a seat (or the hand is over), from version ``v`` on.
+
+    A claim window that the last answer completed closes just after that answer's ack, as a public step of
+    its own (and a card nobody may take opens and closes one by itself), so the table may move on further.
+    """
+    while True:
+        ups = [c.state(lambda m, v=v: m["v"] >= v) for c in clients]
+        top = max(u["v"] for u in ups)
+        if top > v:
+            v = top
+            continue
+        if any(u["view"] is not None and (u["view"]["legal"] or u["view"]["result"] is not None) for u in ups):
+            return v
+        v += 1
+
+
 def _play(clients: list[Client], n: int, start_v: int) -> int:
-    """Let the seats act ``n`` times (first legal action of whoever must act); the last acked version."""
+    """Let the seats act ``n`` times (first legal action of whoever must act); the version the table then waits at."""
     v = start_v
     for _ in range(n):
-        for c in clients:
-            c.state(lambda m, v=v: m["v"] >= v)
+        v = _settle(clients, v)
         actor = next((c for c in clients if c.upd and c.upd["view"]["legal"] and c.upd["v"] == v), None)
         if actor is None or actor.upd is None or actor.upd["view"]["result"] is not None:
             break
         reply = actor.act(actor.upd["view"]["legal"][0])
         assert reply["t"] == "ack", reply
         v = reply["v"]
-    for c in clients:
-        c.state(lambda m, v=v: m["v"] >= v)
-    return v
+    return _settle(clients, v)
 
 
 def _finish(clients: list[Client], v: int) -> dict[str, Any]:

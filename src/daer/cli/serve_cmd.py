@@ -31,6 +31,10 @@ def serve(
     = None,
     bot_delay: Annotated[float, typer.Option(min=0.0, max=10.0,
                                              help="机器人出牌间隔（秒） seconds between bot moves (0-10)")] = 0.6,
+    claim_window: Annotated[float, typer.Option(min=0.0, max=10.0, help="每张牌至少等多久才定（秒），不论有没有人能要；"
+                                                "应不小于机器人间隔 seconds every claim window stays open at least, "
+                                                "whether or not anyone may claim (0-10; keep it >= --bot-delay)")]
+    = 1.0,
     create_rate: Annotated[str, typer.Option(help="每个地址每分钟开房数/突发 rooms created per minute per address"
                                                   "/burst")] = _fmt(DEFAULT_RATES["create"]),
     join_rate: Annotated[str, typer.Option(help="每个地址每分钟入座数/突发 joins per minute per address/burst")]
@@ -76,6 +80,6 @@ def serve(
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     url = database_url(db)
-    app = create_app(url, bot_delay=bot_delay, limits=limits)
+    app = create_app(url, bot_delay=bot_delay, limits=limits, claim_window=claim_window)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_ping_interval=20)

@@ -133,7 +133,8 @@ def _hand_number(request: Request) -> int:
     return n if 1 <= n <= HANDS[1] else 0
 
 
-def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Limits | None = None) -> Starlette:
+def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Limits | None = None,
+               claim_window: float = 0.0) -> Starlette:
     """The app with its store (migrated at start), every unfinished room resumed and the expiry sweep."""
     state: dict[str, Any] = {}
     lim = limits or Limits()
@@ -147,7 +148,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db_url)
-        state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay)
+        state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay, claim_window=claim_window)
         n = manager().restore_all()
         log.info("resumed %d rooms", n)
         sweeper = asyncio.create_task(sweep_forever(manager(), lim))
@@ -424,7 +425,7 @@ class Session:
             room.evict(self.conn)
             return
         if isinstance(msg, p.Sync):
-            self.conn.push(p.encode(room.update_for(seat, msg.v)))
+            self.conn.push(p.encode(room.update_for(seat, msg.v, msg.p)))
         elif isinstance(msg, p.Act):
             if seat is None:
                 self.send(p.error("not_seated", "观众不能出牌", "spectators cannot act", id=msg.id, v=room.version))
@@ -463,7 +464,7 @@ class Session:
         self.room, self.conn.seat = room, seat
         self.send(p.Welcome(seat=seat, v=room.version))
         room.conns.add(self.conn)
-        self.conn.push(p.encode(room.update_for(seat, msg.v)))
+        self.conn.push(p.encode(room.update_for(seat, msg.v, msg.p)))
         if seat is not None:
             room.seats[seat].online += 1
             room.broadcast(room.version)

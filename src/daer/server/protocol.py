@@ -23,6 +23,7 @@ Id = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID)]
 Code = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 Token = Annotated[str, msgspec.Meta(max_length=MAX_ID)]
 Version = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
+Private = Annotated[int, msgspec.Meta(ge=0, le=1024)]
 CommandName = Annotated[str, msgspec.Meta(max_length=16)]
 Entropy = Annotated[str, msgspec.Meta(max_length=64)]
 
@@ -38,6 +39,8 @@ class Hello(_Msg, frozen=True, tag="hello"):
     room: Code
     token: Token | None = None
     v: Version | None = None
+    p: Private | None = None
+    """The seat's own private steps seen at version ``v`` (``update.p``; omitted: all of them)."""
 
 
 class Act(_Msg, frozen=True, tag="act"):
@@ -62,9 +65,10 @@ class Command(_Msg, frozen=True, tag="cmd"):
 
 
 class Sync(_Msg, frozen=True, tag="sync"):
-    """Ask for what was missed since version ``v`` (None: a full state)."""
+    """Ask for what was missed since version ``v`` (None: a full state) and private step ``p`` (as in hello)."""
 
     v: Version | None = None
+    p: Private | None = None
 
 
 class Ping(_Msg, frozen=True, tag="ping"):
@@ -148,6 +152,8 @@ class Update(_Msg, frozen=True, tag="update"):
     room: RoomInfo
     waits: tuple[tuple[int, int], ...] = ()
     """叫牌 hint for this seat: (kind, 胡) of every card that would win now (at least the minimum 胡)."""
+    p: int = 0
+    """This seat's own private steps (its claim choices) at version ``v`` so far: they do not change ``v``."""
 
 
 class Ack(_Msg, frozen=True, tag="ack"):

@@ -1,9 +1,14 @@
 """Rooms of the online table: seats with secret tokens, hands of a match, bots, timers and 托管.
 
 A room never decides a rule: it asks the engine (``verify`` / ``apply`` / ``view``) and stores every
-accepted action before anyone hears of it.  Versions: ``room.version`` grows by one on every stored
-change; each seat also has a *legal epoch*, the version at which its options last changed, so an
-action made against any version since then is still good (another seat's 过 does not make yours stale).
+accepted action before anyone hears of it.  Versions: ``room.version`` is the *public* version: it
+grows by one on every change the whole table sees (a seat, a deal, a discard, the close of a claim
+window), never on a seat's private step (its claim choice, which only that seat is told of, at the
+same version).  So neither the frames nor the versions another seat or a spectator receives depend on
+who had an option or what they chose.  Each seat also has a *legal epoch*, the version at which its
+options last changed, so an action made against any version since then is still good (another seat's
+过 does not make yours stale).  The hand is a held-window ``GameState`` (``hold=True``): every card
+on offer opens a claim window, closed by the room at least ``claim_window`` seconds after it opened.
 """
 
 from __future__ import annotations
@@ -117,7 +122,8 @@ class Room(Answering):
     state: GameState | None = None
     hand_id: int | None = None
     hand_start: int = 0
-    marks: list[tuple[int, int]] = field(default_factory=list)
+    marks: list[tuple[int, int, int | None]] = field(default_factory=list)
+    """(version, length of the log, seat) after each step: public (seat None) or a seat's private one."""
     epoch: dict[int, int] = field(default_factory=dict)
     legal: dict[int, list[Action]] = field(default_factory=dict)
     deadlines: dict[int, float] = field(default_factory=dict)
@@ -136,6 +142,11 @@ class Room(Answering):
     thinking: bool = False
     """A bot is choosing in a worker thread (the search bot thinks up to a second; the loop must not wait)."""
     busy: bool = False
+    claim_window: float = 0.0
+    """Seconds a claim window stays open at least (``daer serve --claim-window``): it must not close at
+    once just because nobody may claim (docs/protocol.md, "Timing")."""
+    opened: float = 0.0
+    """When the last public step (which may open a window) went out."""
     think: int = 0
     """Number of the bot decision under way: a late answer of an earlier one is ignored."""
     watchdog: asyncio.TimerHandle | None = None
@@ -233,18 +244,25 @@ class Room(Answering):
             reveal=self.fair if self.state is not None and self.state.over else None,
         )
 
-    def update_for(self, seat: int | None, since: int | None) -> p.Update:
-        """What a connection of ``seat`` needs to catch up from version ``since``."""
+    def update_for(self, seat: int | None, since: int | None, seen: int | None = None) -> p.Update:
+        """What a connection of ``seat`` needs to catch up from version ``since``.
+
+        ``seen``: how many of the seat's own private steps at version ``since`` it has (None: all of them).
+        """
         st = self.state
         if st is None:
             return p.Update(v=self.version, since=since, full=True, events=(), view=None, room=self.info(seat))
         full = since is None or not self.hand_start <= since <= self.version
         start = 0
         if since is not None and not full:
-            start = max((n for v, n in self.marks if v <= since), default=0)
+            start = max((n for v, n, who in self.marks if v <= since and who is None), default=0)
+            mine = [n for v, n, who in self.marks if v == since and who == seat and n >= start]
+            if mine and (seen is None or seen > 0):
+                start = mine[-1] if seen is None else mine[min(seen, len(mine)) - 1]
         view = st.view(seat, log=False)
+        own = sum(1 for v, _, who in self.marks if v == self.version and who == seat) if seat is not None else 0
         return p.Update(v=self.version, since=None if full else since, full=full, events=seen_by(st.log[start:], seat),
-                        view=view, room=self.info(seat), waits=self.waits_of(view))
+                        view=view, room=self.info(seat), waits=self.waits_of(view), p=own)
 
     def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:
         """叫牌 hint for a seat holding one card short of a complete hand (not while it must discard)."""
@@ -260,14 +278,19 @@ class Room(Answering):
             return ()
         return tuple((w.kind, w.hu) for w in found if w.hu >= self.rules.win.min_hu)
 
-    def broadcast(self, since: int | None) -> None:
-        """Send every connection its own update (one view per seat)."""
+    def broadcast(self, since: int | None, *, only: int | None = None, seen: int | None = None) -> None:
+        """Send every connection its own update (one view per seat).
+
+        ``only``: a private step of that seat, which had ``seen`` private steps at this version before it.
+        """
         self.touched = time.monotonic()
         self.evict_stale()
         cache: dict[int | None, str] = {}
         for c in list(self.conns):
+            if only is not None and c.seat != only:
+                continue
             if c.seat not in cache:
-                cache[c.seat] = p.encode(self.update_for(c.seat, since))
+                cache[c.seat] = p.encode(self.update_for(c.seat, since, seen if c.seat == only else None))
             c.push(cache[c.seat])
 
     # -- actions -------------------------------------------------------------------------------
@@ -298,10 +321,12 @@ class Room(Answering):
         st = self.state
         assert st is not None and self.hand_id is not None
         since = self.version
+        private = st.phase == "claim"  # a claim choice: only its seat hears of it (held windows never resolve here)
         st.apply(action)
-        self.version += 1
+        if not private:
+            self.version += 1
         changed = []
-        if resume and self.seats[seat].auto:
+        if resume and not private and self.seats[seat].auto:  # a private choice changes no public badge
             self.seats[seat].auto = False
             changed.append(self.seats[seat].row())
         room: dict[str, Any] = {}
@@ -323,7 +348,35 @@ class Room(Answering):
                             "the server could not store the action; nothing changed, try again") from exc
         if ack is not None:
             self.replies.remember(seat, ack.id, ack)
-        self.marks.append((self.version, len(st.log)))
+        if private:
+            before = sum(1 for v, _, who in self.marks if v == self.version and who == seat)
+            self.marks.append((self.version, len(st.log), seat))
+            self._refresh_legal()
+            self.broadcast(since, only=seat, seen=before)
+            self.schedule()
+            return
+        self.opened = time.monotonic()
+        self.marks.append((self.version, len(st.log), None))
+        self._refresh_legal()
+        self.broadcast(since)
+        self.schedule()
+
+    def close_window(self) -> None:
+        """Close a complete claim window: a public step (the claim, or the card to the discards, and what follows)."""
+        st = self.state
+        assert st is not None and st.window_complete()
+        since = self.version
+        st.close_window()
+        self.version += 1
+        # the version is stored (the close itself is not: replaying the stored actions closes it again)
+        if st.over:  # a 胡 on the card: book the hand (the 胡 itself is stored already)
+            points, room = self._book(st)
+            self.store.update_room(self.code, version=self.version, **room)
+            self._finish_hand_row(points)
+        else:
+            self.store.update_room(self.code, version=self.version)
+        self.opened = time.monotonic()
+        self.marks.append((self.version, len(st.log), None))
         self._refresh_legal()
         self.broadcast(since)
         self.schedule()
@@ -434,7 +487,7 @@ class Room(Answering):
         """Deal the next hand (its deck follows from the committed ``secrets`` seed and the seats' entropy,
         ``daer.engine.fairness``) and store it before anyone sees it."""
         pending = self.pending or PendingDeal.fresh(len(self.seats))  # a room from before verifiable deals
-        st = new_hand(self.rules, deck=pending.deck(), dealer=self.dealer)
+        st = new_hand(self.rules, deck=pending.deck(), dealer=self.dealer, hold=True)
         self.version += 1
         self.hand_id = self.store.start_hand(
             code=self.code, number=self.hands_played + 1, rules=self.config.rules,
@@ -461,7 +514,7 @@ class Room(Answering):
     def _install(self, st: GameState, start_version: int) -> None:
         self.state = st
         self.hand_start = start_version
-        self.marks = [(start_version, len(st.log))]
+        self.marks = [(start_version, len(st.log), None)]
         self.legal, self.epoch, self.deadlines = {}, {}, {}
         self.bots = {s.seat: bot_for(self.config.bot, self.rules, f"{self.code}:{s.seat}") for s in self.seats}
         self.auto_bots = {s.seat: bot_for("heuristic", self.rules, f"{self.code}:auto{s.seat}") for s in self.seats}
@@ -476,6 +529,10 @@ class Room(Answering):
             return  # the bot's answer reschedules
         loop = asyncio.get_event_loop()
         if self.status == "playing" and self.state is not None:
+            if self.state.window_complete():  # held at least claim_window after it opened
+                wait = self.claim_window - (time.monotonic() - self.opened)
+                self.handle = loop.call_later(max(0.0, wait), self._tick)
+                return
             acting = self.state.to_act()
             if any(self.seats[s].kind == "bot" or self.seats[s].auto for s in acting):
                 self.handle = loop.call_later(self.bot_delay, self._tick)
@@ -503,6 +560,9 @@ class Room(Answering):
             return
         st = self.state
         if self.status != "playing" or st is None:
+            return
+        if st.window_complete():
+            self.close_window()
             return
         now = time.monotonic()
         expired = [s for s in st.to_act() if s in self.deadlines and self.deadlines[s] <= now]
@@ -577,9 +637,10 @@ class Room(Answering):
 class RoomManager:
     """All rooms of one server process, loaded from the store at start."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.6) -> None:
+    def __init__(self, store: Store, *, bot_delay: float = 0.6, claim_window: float = 0.0) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.claim_window = claim_window
         self.rooms: dict[str, Room] = {}
 
     def _new_code(self) -> str:
@@ -603,7 +664,7 @@ class RoomManager:
         first = PendingDeal.fresh(n)
         room = Room(code=code, config=cfg, rules=rules, store=self.store, bot_delay=self.bot_delay,
                     seats=[Seat(i) for i in range(n)], scores=[0] * n, creator=creator,
-                    pending=first)
+                    pending=first, claim_window=self.claim_window)
         token = secrets.token_urlsafe(18)
         host = room.seats[0]
         host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", token_hash(token)
@@ -623,6 +684,7 @@ class RoomManager:
             return None
         try:
             room = room_from_row(row, self.store, self.bot_delay)
+            room.claim_window = self.claim_window
         except (RoomError, msgspec.ValidationError, msgspec.DecodeError) as exc:
             # stored before today's bounds (e.g. a bot with no time cap): closed, never resumed
             log.warning("room %s no longer valid (%s); closing it", code, exc)
@@ -652,13 +714,27 @@ def room_from_row(row: RoomRow, store: Store, bot_delay: float) -> Room:
                 pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
     h = row.hand
     if h is not None:
-        st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer)
+        st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer, hold=True)
         room.hand_id = h.id
         room.fair = fairness_of(h)
         room._install(st, h.start_version)
         for a in h.actions:
+            # the windows closed before this action (not stored: each was a public step just before it)
+            closed = []
+            while st.window_complete():
+                st.close_window()
+                closed.append(len(st.log))
+            public = st.phase != "claim"
+            top = a.version - 1 if public else a.version
+            room.marks += [(top - len(closed) + 1 + i, n, None) for i, n in enumerate(closed)]
             st.apply(action_codec.decode(a.payload))
-            room.marks.append((a.version, len(st.log)))
+            room.marks.append((a.version, len(st.log), None if public else a.seat))
+        last = max((v for v, _, _ in room.marks), default=h.start_version)
+        while st.window_complete():  # closed before the restart, or due: a restart does not wait for it
+            st.close_window()
+            last += 1
+            room.marks.append((last, len(st.log), None))
+        room.version = max(room.version, last)
         if st.over and not h.finished:  # stopped between storing the last action and booking it
             points, fields = room._book(st)
             store.update_room(row.code, **fields)

@@ -247,7 +247,8 @@ function table(u) {
     h("div", { class: "info" },
       offer ? h("div", {}, `${rel(offer.owner)} ${offer.source === "reveal" ? t("fromReveal") : t("fromDiscard")} ${charOf(offer.kind)}`) : null,
       h("div", { class: "muted" }, `${t("stock")} ${view.stock}`, bottomText(view)),
-      view.to_act && view.phase === "discard" ? h("div", {}, t("yourTurn")) : view.to_act ? h("div", {}, t("deciding")) : null),
+      view.to_act && view.phase === "discard" ? h("div", {}, t("yourTurn")) : view.to_act ? h("div", {}, t("deciding"))
+        : view.phase === "claim" ? h("div", { class: "muted", id: "waitothers" }, t("waitOthers")) : null),
     secs !== null ? h("div", { class: "timer", id: "timer" }, `${secs}`) : null));
   // own seat
   if (S.seat !== null && S.seat !== undefined) {
