@@ -147,14 +147,15 @@ Hook = Callable[[GameState], None]
 
 def play_course(course: Course, deck: Sequence[int], *, hold: bool, after: Hook | None = None,
                 act: Callable[[GameState, Action], None] | None = None,
-                close: Callable[[GameState], None] | None = None) -> GameState | None:
+                close: Callable[[GameState], None] | None = None, state: GameState | None = None) -> GameState | None:
     """Play ``course`` on ``deck``: the seat's own actions, the others' public ones, 过 for everything else.
 
-    ``after`` runs after every step; ``act`` / ``close`` replace ``state.apply`` / ``state.close_window`` (a
-    server drives the hand).  None when the public course cannot be kept on this deck.  An own action that is
-    no longer legal while the public course is still the same is a leak: it raises ``AssertionError``.
+    ``after`` runs after every step; ``act`` / ``close`` replace ``state.apply`` / ``state.close_window`` and
+    ``state`` is the hand dealt from ``deck`` (a server drives it).  None when the public course cannot be kept
+    on this deck.  An own action that is no longer legal while the public course is still the same is a leak:
+    it raises ``AssertionError``.
     """
-    st = GameState(course.rules, deck, dealer=course.dealer, wind=course.wind, hold=hold)
+    st = state or GameState(course.rules, deck, dealer=course.dealer, wind=course.wind, hold=hold)
     if table_log(st.log) != course.public_log[: len(table_log(st.log))]:
         return None
     own, public = deque(course.own), deque(course.public)
