@@ -61,6 +61,15 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
     assert room.state is not None
     assert room.state.actions == st.actions
     assert room.pending is None and room.fair is None and room.ready == set()
+    # a room waiting for its next hand gets a committed seed as it loads, before anyone sees it
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE rooms SET status = 'between' WHERE code = 'OLD01'"))
+    between = store.load_room("OLD01")
+    assert between is not None
+    pending = room_from_row(between, store, 0.0).pending
+    assert pending is not None
+    reloaded = store.load_room("OLD01")
+    assert reloaded is not None and reloaded.deal_seed == pending.seed
     store.close()
 
     again = Store(db_url)  # nothing left to do

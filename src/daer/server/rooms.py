@@ -712,6 +712,9 @@ def room_from_row(row: RoomRow, store: Store, bot_delay: float) -> Room:
                 hands_played=row.hands_played, status=row.status, version=row.version,
                 ready=set(msgspec.json.decode(row.ready or "[]", type=list[int])),
                 pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
+    if room.pending is None and room.status in ("waiting", "between"):  # stored before verifiable deals
+        room.pending = PendingDeal.fresh(len(room.seats))
+        store.update_room(row.code, deal_seed=room.pending.seed)
     h = row.hand
     if h is not None:
         st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer, hold=True)
