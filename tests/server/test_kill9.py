@@ -115,7 +115,8 @@ class Table:
                                    "entropy": secrets.token_hex(16)})
             else:
                 movers = [p for p in players if p.client and p.client.upd and p.client.upd["view"]["legal"]]
-                if not movers:
+                if not movers:  # the server moves next (e.g. a claim window closing)
+                    clients[0].state(lambda m, v=v: m["v"] > v)
                     continue
                 p = self.rng.choice(movers)
                 assert p.client is not None and p.client.upd is not None
