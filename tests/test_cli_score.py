@@ -154,3 +154,17 @@ def test_the_installed_command_runs_as_a_process() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["hu"] == 15
+
+
+def test_json_money_wu_mao_base_in_yuan() -> None:
+    """「少的可以五毛钱」: a 0.5 元 基数 through ``daer score --json``: amounts in 元, exact (2.5)."""
+    req = {"rules": "luzhou", "options": {"scoring.mode": "money", "scoring.money.unit": 0.5, "scoring.money.first": 5},
+           "hand": HAND, "win": {"card": "十", "from": "other"}}
+    code, out, _ = run(["score", "--json"], json.dumps(req, ensure_ascii=False))
+    assert code == 0
+    r = json.loads(out)
+    assert r["unit"] == "元" and r["points"]["seats"] == [4, -2.5, 1, -2.5]
+    assert '"amount":2.5' in out.replace(" ", "") and [p["amount"] for p in r["payments"]] == [2.5, 2.5, 1]
+    code, text, _ = run(["score", HAND, "--win", "十", "--set", "scoring.mode=money", "--set", "scoring.money.unit=0.5",
+                         "--set", "scoring.money.first=5"])
+    assert code == 0 and "2.5 元" in text and "-2.5" in text

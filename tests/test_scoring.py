@@ -5,12 +5,16 @@ Seats 0-3 in turn order; with the dealer at seat 0 the 底家 is seat 2 (opposit
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from daer.rules import find_rules, with_overrides
-from daer.scoring import WinFlags, deng_of, settle, settle_draw
+from daer.calculator import score
+from daer.rules import RulesError, find_rules, with_overrides
+from daer.scoring import Settlement, WinFlags, deng_of, money_text, penalty_amount, settle, settle_draw, yuan
 
 LUZHOU = find_rules("luzhou")
 MONEY = with_overrides(LUZHOU, {"scoring.mode": "money"})  # 4-5-6 with 底钱 2, 1 元 a 棒 (the defaults)
@@ -98,6 +102,11 @@ def test_multiplier_values_come_from_the_ruleset():
 
 
 # -- money mode (付钱计算), 4-5-6 with 底钱 2 ------------------------------------------------------------
+def yuan_points(s: Settlement) -> tuple[int | Decimal, ...]:
+    """Money play counts in 分: each seat's change in 元."""
+    assert s.money
+    return tuple(s.shown(p) for p in s.points)
+
 
 
 @pytest.mark.parametrize(
@@ -115,18 +124,53 @@ def test_multiplier_values_come_from_the_ruleset():
 )
 def test_money_4_5_6_with_di_qian_2_brackets(hu, loser, dijia, winner):
     s = settle(MONEY, hu=hu, red=SOME_RED, winner=3, dealer=0)
-    assert s.points == (-loser, -loser, dijia, winner)
+    assert yuan_points(s) == (-loser, -loser, dijia, winner)
 
 
 def test_money_red_times_2_and_wu_times_4():
     # 如果胡下的牌中红色牌数不小于10张，叫红，此时算钱按上述各×2; 全为黑牌 ×4
-    assert settle(MONEY, hu=10, red=10, winner=1).points == (-8, 12, 4, -8)
-    assert settle(MONEY, hu=25, red=0, winner=1).points == (-20, 32, 8, -20)
+    assert yuan_points(settle(MONEY, hu=10, red=10, winner=1)) == (-8, 12, 4, -8)
+    assert yuan_points(settle(MONEY, hu=25, red=0, winner=1)) == (-20, 32, 8, -20)
 
 
 def test_money_unit_scales_everything():
     rules = with_overrides(MONEY, {"scoring.money.unit": 5})
-    assert settle(rules, hu=10, red=SOME_RED, winner=1).points == (-20, 30, 10, -20)
+    assert yuan_points(settle(rules, hu=10, red=SOME_RED, winner=1)) == (-20, 30, 10, -20)
+
+
+def test_money_wu_mao_base_counts_exactly_in_fen():
+    """「基数可以变，如以1块钱为基数，叫1块钱1棒，少的可以五毛钱」: a 基数 of 0.5 元, counted in 分."""
+    half = with_overrides(MONEY, {"scoring.money.unit": 0.5, "scoring.money.first": 5})
+    assert half.scoring.money.unit == Decimal("0.5") and half.scoring.money.unit_fen == 50
+    s = settle(half, hu=15, red=SOME_RED, winner=1, dealer=0)  # 5 棒 × 0.5 元 = 2.5 元 each loser
+    assert s.points == (-250, 400, 100, -250) and sum(s.points) == 0
+    assert yuan_points(s) == (Decimal("-2.5"), 4, 1, Decimal("-2.5"))
+    assert {p.amount for p in s.payments} == {250, 100}
+    assert money_text(250) == "2.5 元" and yuan(-5) == Decimal("-0.05")
+    red = settle(half, hu=15, red=10, winner=1, dealer=0)  # 红 ×2: 5 元
+    assert yuan_points(red)[0] == -5
+    draw = settle_draw(half, dealer=0, penalties=((1, "peng"),))  # 黄: 底钱 2 × 0.5 = 1 元; 包: 2倍底钱 = 2 元
+    assert penalty_amount(half) == 200
+    assert yuan_points(draw) == (-1 + 2, -1 - 6, 3 + 2, -1 + 2)
+
+
+def test_money_wu_mao_through_daer_score_json():
+    """少的可以五毛钱: ``daer score --json`` shows 元 exactly (2.5, not 250 分 and not 2.4999…)."""
+    out = score({"rules": "luzhou", "options": {"scoring.mode": "money", "scoring.money.unit": 0.5,
+                                                "scoring.money.first": 5},
+                 "hand": "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七", "win": {"card": "十", "from": "other"}})
+    assert out["ok"] and out["unit"] == "元"
+    assert out["points"]["seats"] == [4, Decimal("-2.5"), 1, Decimal("-2.5")]
+    assert [p["amount"] for p in out["payments"]] == [Decimal("2.5"), Decimal("2.5"), 1]
+    text = msgspec.json.Encoder(decimal_format="number").encode(out["points"])
+    assert b'"seats":[4,-2.5,1,-2.5]' in text
+
+
+def test_money_base_must_be_whole_fen():
+    """基数 in 元 with at most two decimals (分); zero, negative or 0.001 is refused with a clear message."""
+    for bad in (0.001, 0, -1):
+        with pytest.raises(RulesError, match="基数"):
+            with_overrides(MONEY, {"scoring.money.unit": bad})
 
 
 # -- 黄牌 and the 底家 ---------------------------------------------------------------------------------------
@@ -141,7 +185,7 @@ def test_huang_each_player_pays_the_dijia():
 
 def test_huang_in_money_mode_each_pays_the_di_qian():
     # 黄牌时3玩家向数底的各付2元底钱
-    assert settle_draw(MONEY, dealer=1).points == (-2, -2, -2, 6)
+    assert yuan_points(settle_draw(MONEY, dealer=1)) == (-2, -2, -2, 6)
 
 
 def test_the_dijia_is_opposite_the_dealer():

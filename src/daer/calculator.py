@@ -161,12 +161,13 @@ def _group_json(ev: Evaluation) -> list[dict[str, Any]]:
 
 
 def _settlement_json(s: Settlement) -> dict[str, Any]:
-    losers = [p for seat, p in enumerate(s.points) if s.role(seat) == "loser"]
+    pts = [s.shown(p) for p in s.points]  # money play: 元, exact (counted in 分)
+    losers = [p for seat, p in enumerate(pts) if s.role(seat) == "loser"]
     return {
-        "winner": s.points[s.winner] if s.winner is not None else 0,
-        "dijia": s.points[s.dijia] if s.dijia is not None else None,
+        "winner": pts[s.winner] if s.winner is not None else 0,
+        "dijia": pts[s.dijia] if s.dijia is not None else None,
         "losers": losers,
-        "seats": list(s.points),
+        "seats": pts,
         "roles": [s.role(seat) for seat in range(len(s.points))],
     }
 
@@ -254,8 +255,11 @@ def settlement_fields(rules: Ruleset, s: Settlement, *, notes: bool = False) -> 
         out["final"] = s.final
     out["points"] = _settlement_json(s)
     out["payments"] = [
-        {"from": p.payer, "to": p.payee, "amount": p.amount, "why": p.zh, "why_en": p.en} for p in s.payments
+        {"from": p.payer, "to": p.payee, "amount": s.shown(p.amount), "why": p.zh, "why_en": p.en}
+        for p in s.payments
     ]
+    if s.money:
+        out["unit"] = "元"  # amounts in 元 (exact: 2.5, never a rounded float)
     return out
 
 

@@ -40,7 +40,7 @@ from daer.rules import RulesError, Ruleset, resolve_rules
 from daer.scoring import WinFlags, settle
 
 _decode = msgspec.json.Decoder().decode
-_encode = msgspec.json.Encoder().encode
+_encode = msgspec.json.Encoder(decimal_format="number").encode  # money in 元: 2.5, exact from 分
 
 _FAST_FIELDS = frozenset({"rules", "hand", "melds", "win", "tianhu", "dihu", "haidi", "seat", "dealer", "lang"})
 _CHAR = {c: i for i, c in enumerate(SMALL_CHARS)} | {c: 10 + i for i, c in enumerate(BIG_CHARS)}
@@ -78,7 +78,8 @@ def _fast_rules(name: Any) -> Ruleset | None:
             rules = resolve_rules(name, {})
         except RulesError:
             rules = None
-        if rules is not None and (rules.scoring.mode in PATTERN_MODES or rules.win.lan_hu):
+        if rules is not None and (rules.scoring.mode in PATTERN_MODES or rules.scoring.mode == "money"
+                                  or rules.win.lan_hu):  # money: 元 from 分, on the general path
             rules = None
         _memo_put(_rules_cache, name, rules)
     return rules

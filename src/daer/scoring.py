@@ -15,6 +15,7 @@ the winner gains 2 × 6 − 1 × 2 = 10 and the 底家 2:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from daer.rules.model import Ruleset
 
@@ -77,6 +78,12 @@ class Settlement:
     """番 of 名堂 play (the capped product), or the power of two of 番 play; 0 in 等 play."""
     final: int = 0
     """番 play: 胡 × 2^番, capped (what the 彩头 are counted from); 0 otherwise."""
+    money: bool = False
+    """Money play (付钱): ``points`` and payment amounts are 分 (integers); show them with :func:`yuan`."""
+
+    def shown(self, amount: int) -> int | Decimal:
+        """An amount as shown: 元 in money play (exact, ``Decimal`` when not whole), else unchanged."""
+        return yuan(amount) if self.money else amount
 
     def role(self, seat: int) -> str:
         """winner / dijia / loser of a seat."""
@@ -85,6 +92,22 @@ class Settlement:
         if seat == self.dijia:
             return "dijia"
         return "loser"
+
+
+def yuan(fen: int) -> int | Decimal:
+    """分 as 元, exactly: an ``int`` when whole, else a ``Decimal`` (250 → 2.5).
+
+    >>> yuan(400), yuan(250), yuan(-5)
+    (4, Decimal('2.5'), Decimal('-0.05'))
+    """
+    if fen % 100 == 0:
+        return fen // 100
+    return (Decimal(fen) / 100).normalize()
+
+
+def money_text(fen: int) -> str:
+    """分 as a 元 text: ``"2.5 元"``."""
+    return f"{yuan(fen)} 元"
 
 
 def deng_of(rules: Ruleset, hu: int) -> int:
@@ -146,11 +169,13 @@ def settle(
     for m in mults:
         factor *= m.factor
     sc = rules.scoring
-    if sc.mode == "money":
+    if sc.mode == "money":  # counted in 分: 基数 may be 五毛
         money = sc.money
-        each = (money.first + max(0, deng - 2) * money.step) * money.unit * factor
-        share = money.di_qian * money.unit * factor
-        notes = (f"每人付 {money.first}+{max(0, deng - 2)}×{money.step} 棒 × {money.unit} × {factor}",)
+        bang = money.first + max(0, deng - 2) * money.step
+        each = bang * money.unit_fen * factor
+        share = money.di_qian * money.unit_fen * factor
+        notes = (f"({money.first}+{max(0, deng - 2)}×{money.step}) 棒 × {money.unit} 元 × {factor} = "
+                 f"{money_text(each)}",)
     else:
         d = sc.deng
         base = max(deng, d.min_points)
@@ -168,7 +193,8 @@ def settle(
         payments.append(Payment(winner, dijia, share, "赢家付底家", "winner pays the dijia (底家)"))
         points[winner] -= share
         points[dijia] += share
-    return Settlement(hu, deng, red, mults, factor, tuple(points), tuple(payments), winner, dijia, notes)
+    return Settlement(hu, deng, red, mults, factor, tuple(points), tuple(payments), winner, dijia, notes,
+                      money=sc.mode == "money")
 
 
 PENALTY_REASONS = {
@@ -182,13 +208,15 @@ def penalty_amount(rules: Ruleset) -> int:
     """What a 包牌 offender pays each other seat: 泸州 money play 2倍底钱 (包牌的向另三人各付2倍底钱),
     番 play ``fan.penalty`` 彩头 (隆昌 包10), otherwise ``deng.penalty`` points.
 
+    In money play the amount is in 分:
+
     >>> from daer.rules import find_rules, with_overrides
     >>> penalty_amount(with_overrides(find_rules(), {"scoring.mode": "money"}))
-    4
+    400
     """
     sc = rules.scoring
     if sc.mode == "money":
-        return sc.money.penalty * sc.money.di_qian * sc.money.unit
+        return sc.money.penalty * sc.money.di_qian * sc.money.unit_fen
     return sc.fan.penalty if sc.mode == "fan" else sc.deng.penalty
 
 
@@ -211,7 +239,7 @@ def settle_draw(rules: Ruleset, *, dealer: int = 0, penalties: tuple[tuple[int, 
     """
     players, dijia = seats_of(rules, dealer)
     sc = rules.scoring
-    amount = {"money": sc.money.di_qian * sc.money.unit, "fan": sc.fan.huang}.get(sc.mode, sc.deng.huang)
+    amount = {"money": sc.money.di_qian * sc.money.unit_fen, "fan": sc.fan.huang}.get(sc.mode, sc.deng.huang)
     points = [0] * rules.table.seats
     payments: list[Payment] = []
     if dijia is not None and amount:
@@ -221,8 +249,10 @@ def settle_draw(rules: Ruleset, *, dealer: int = 0, penalties: tuple[tuple[int, 
             points[dijia] += amount
     for seat, reasons in penalties:
         _penalise(rules, points, payments, seat, reasons)
-    notes = tuple(f"包牌 {seat}号位 ×{penalty_amount(rules)}" for seat, _ in penalties)
-    return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia, notes)
+    money = sc.mode == "money"
+    each = money_text(penalty_amount(rules)) if money else str(penalty_amount(rules))
+    notes = tuple(f"包牌 {seat}号位 付每家 {each}" for seat, _ in penalties)
+    return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia, notes, money=money)
 
 
 def settle_penalty(rules: Ruleset, *, offender: int, dealer: int = 0) -> Settlement:
@@ -241,4 +271,6 @@ def settle_penalty(rules: Ruleset, *, offender: int, dealer: int = 0) -> Settlem
             points[seat] += amount
             points[offender] -= amount
     _, dijia = seats_of(rules, dealer)
-    return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia, (f"包{amount}",))
+    money = rules.scoring.mode == "money"
+    return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia,
+                      (f"包{money_text(amount) if money else amount}",), money=money)

@@ -130,12 +130,12 @@ def test_baopai_impossible_when_peng_is_compulsory() -> None:
 
 def test_baopai_money_two_di_qian_to_each_of_the_other_three() -> None:
     """「黄牌时3玩家向数底的各付2元底钱，包牌的向另三人各付2倍底钱」: with 底钱 2 the offender pays 4 each."""
-    assert penalty_amount(MONEY) == 4
-    assert settle_penalty(MONEY, offender=1).points == (4, -12, 4, 4)
+    assert penalty_amount(MONEY) == 400  # 分: 4 元
+    assert settle_penalty(MONEY, offender=1).points == (400, -1200, 400, 400)
     st = settle_draw(MONEY, dealer=0, penalties=((1, "peng"),))
-    assert st.points == (-2 + 4, -2 - 12, 6 + 4, -2 + 4)
+    assert st.money and tuple(st.shown(p) for p in st.points) == (-2 + 4, -2 - 12, 6 + 4, -2 + 4)
     doubled = with_overrides(MONEY, {"scoring.money.unit": 2})
-    assert penalty_amount(doubled) == 8
+    assert penalty_amount(doubled) == 800
 
 
 def test_baopai_longchang_bao_10() -> None:

@@ -111,9 +111,10 @@ def print_settlement(console: Console, r: dict[str, Any], en: bool, label: SeatL
     points = r.get("points")
     if points is None:
         return
+    unit = f" {r['unit']}" if r.get("unit") else ""  # money play: amounts in 元 (2.5 元)
     table = Table()
     table.add_column(t("seat", en))
-    table.add_column(t("points", en), justify="right")
+    table.add_column(t("points", en) + (f" ({r['unit']})" if unit else ""), justify="right")
     for seat, (pts, role) in enumerate(zip(points["seats"], points["roles"], strict=True)):
         table.add_row(label(seat, role), f"{pts:+d}" if isinstance(pts, int) else f"{pts:+}")
     console.print(table)
@@ -121,7 +122,7 @@ def print_settlement(console: Console, r: dict[str, Any], en: bool, label: SeatL
     for p in r["payments"]:
         payer = label(p["from"], points["roles"][p["from"]])
         payee = label(p["to"], points["roles"][p["to"]])
-        console.print(f"  {payer} → {payee}: {p['amount']}  ({p['why_en'] if en else p['why']})", highlight=False)
+        console.print(f"  {payer} → {payee}: {p['amount']}{unit}  ({p['why_en'] if en else p['why']})", highlight=False)
 
 
 _KIND_OF_ZH = {k.zh: k for k in GroupKind}

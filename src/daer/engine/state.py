@@ -492,7 +492,7 @@ class GameState:
             winner=result.winner, how=result.how, hu=result.hu, name=result.name, win_kind=result.win_kind,
             groups=result.groups, red=result.red, flags=result.flags,
             multipliers=tuple(m.zh for m in st.multipliers), factor=st.factor, deng=st.deng, points=st.points,
-            fan=st.fan, final=st.final, penalties=result.penalties,
+            fan=st.fan, final=st.final, penalties=result.penalties, money=st.money,
         )
         self.phase = "over"
         self.actor = None

@@ -82,6 +82,8 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     """番 play: 胡 × 2^番, capped."""
     penalties: tuple[tuple[int, str], ...] = ()
     """包牌 paid at a 黄 end: (seat, what it passed up: ``peng``, ``zhao`` or ``peng+zhao``)."""
+    money: bool = False
+    """Money play (付钱): ``points`` are 分 (show 元: 250 → 2.5 元)."""
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Mapping
+from decimal import Decimal
 from importlib import resources
 from typing import Any, Literal
 
@@ -49,6 +50,7 @@ class HouseOption(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
     def check(self, value: object) -> str | None:
         """None when ``value`` is allowed, else the reason in Chinese and English."""
+        value = _scalar(value)  # a preset's whole-元 基数 (a Decimal) checks as an int
         if self.type == "bool":
             return None if isinstance(value, bool) else f"{self.path} 须是 true/false (must be a boolean)"
         if self.type == "int":
@@ -103,10 +105,17 @@ def house_options(preset: str) -> tuple[HouseOption, ...]:
                  if all(value_at(rules, k) in vals for k, vals in o.when.items()))
 
 
+def _scalar(value: Any) -> Scalar:
+    """An option value as the lobby's form takes it (a whole-元 ``Decimal`` 基数 as an ``int``)."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else str(value)
+    return value  # type: ignore[no-any-return]
+
+
 def house_offers(preset: str) -> list[OptionOffer]:
     """The options of a preset with their defaults (the preset's own values), for the lobby's form."""
     rules = find_rules(preset)
-    return [OptionOffer(path=o.path, type=o.type, zh=o.zh, en=o.en, default=value_at(rules, o.path),
+    return [OptionOffer(path=o.path, type=o.type, zh=o.zh, en=o.en, default=_scalar(value_at(rules, o.path)),
                         values=o.values, min=o.min, max=o.max) for o in house_options(preset)]
 
 

@@ -8,6 +8,7 @@ overriding options.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Literal
 
 import msgspec
@@ -191,8 +192,20 @@ class MoneyScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """Increase per further bracket (21-30, 31-40 …)."""
     di_qian: int = 2
     """底钱: what the 底家 gets, and what each player pays the 底家 on 黄牌."""
-    unit: int = 1
-    """基数: the money of one 棒."""
+    unit: Decimal = Decimal(1)
+    """基数: the money of one 棒, in 元, a whole number of 分 (少的可以五毛钱: 0.5).  Money is counted in 分
+    (integers): a money-mode settlement's amounts are 分, shown as 元 (:func:`daer.scoring.yuan`)."""
+
+    def __post_init__(self) -> None:
+        fen = self.unit * 100
+        if self.unit <= 0 or fen != fen.to_integral_value():
+            raise ValueError(f"基数须是正的整分钱，如 0.5 (scoring.money.unit must be a positive number of 分: "
+                             f"{self.unit})")
+
+    @property
+    def unit_fen(self) -> int:
+        """基数 in 分."""
+        return int(self.unit * 100)
     penalty: int = 2
     """包牌: the offender pays each other seat this many 底钱 (包牌的向另三人各付2倍底钱)."""
 

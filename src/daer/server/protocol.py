@@ -129,6 +129,8 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     """Commitment (SHA-256 of the secret seed) of the hand being played, or of the next one before its deal."""
     reveal: Fairness | None = None
     """When a hand is over: its seed, the seats' entropy and the commitment, to check the deal."""
+    money: bool = False
+    """Money play (付钱): scores, points and amounts are 分; the page shows them as 元 (2.5 元)."""
 
 
 class Welcome(_Msg, frozen=True, tag="welcome"):

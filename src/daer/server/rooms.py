@@ -236,7 +236,7 @@ class Room(Answering):
             seats=tuple(p.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, online=s.online > 0, auto=s.auto,
                                    score=self.scores[s.seat]) for s in self.seats),
             deadline=None if dl is None else max(0.0, round(dl - now, 1)),
-            ready=tuple(sorted(self.ready)), payments=pays,
+            ready=tuple(sorted(self.ready)), payments=pays, money=self.rules.scoring.mode == "money",
             hand_id=self.hand_id if self.status == "playing" else None,
             last_hand_id=self.hand_id,
             commit=(self.fair.commitment if self.status == "playing" and self.fair is not None

@@ -235,7 +235,7 @@ function table(u) {
     const disc = view.discards.filter(([ds]) => ds === s).map(([, k]) => k);
     out.push(h("div", { class: `opp ${view.actor === s && view.phase === "discard" ? "active" : ""}`, "data-seat": s },
       h("div", { class: "who" }, h("span", { class: "nm" }, `${rel(s)} · ${seat.name}`), ...badges(room, view, s),
-        h("span", { class: "grow" }), h("span", { class: "muted" }, `${t("hands2")} ${view.hand_sizes[s]} · ${seat.score}`)),
+        h("span", { class: "grow" }), h("span", { class: "muted" }, `${t("hands2")} ${view.hand_sizes[s]} · ${amt(seat.score)}`)),
       meldsEl(view.melds[s]),
       disc.length ? h("div", { class: "discards" }, disc.map((k) => card(k, { size: "mini" }))) : null));
   }
@@ -276,7 +276,7 @@ function table(u) {
     const myDisc = view.discards.filter(([ds]) => ds === S.seat).map(([, k]) => k);
     out.push(h("div", { class: `me ${view.to_act ? "active" : ""}`, "data-seat": S.seat },
       h("div", { class: "who" }, h("span", { class: "nm" }, `${t("you")} · ${seat.name}`), ...badges(room, view, S.seat),
-        h("span", { class: "grow" }), h("span", { class: "muted" }, `${seat.score}`)),
+        h("span", { class: "grow" }), h("span", { class: "muted" }, `${amt(seat.score)}`)),
       meldsEl(view.melds[S.seat]),
       myDisc.length ? h("div", { class: "discards" }, myDisc.map((k) => card(k, { size: "mini" }))) : null,
       handEl,
@@ -285,6 +285,15 @@ function table(u) {
     out.push(actionBar(view, seat));
   }
   return out;
+}
+
+// money play (room.money): amounts are 分, shown as 元 exactly (250 → "2.5 元"), integer arithmetic only
+function amt(x) {
+  const room = S.upd && S.upd.room;
+  if (!room || !room.money) return `${x}`;
+  const sign = x < 0 ? "-" : "", a = Math.abs(x), cents = a % 100;
+  const frac = cents ? "." + String(cents).padStart(2, "0").replace(/0$/, "") : "";
+  return `${sign}${Math.floor(a / 100)}${frac} 元`;
 }
 
 // the face-up bottom cards: one shown card, or 隆昌's two dead ones (view.bottoms; older views: view.bottom)
@@ -336,9 +345,9 @@ function settlement(u) {
   }
   if (room.payments.length) rows.push(h("table", { id: "payments" }, room.payments.map((p) =>
     h("tr", {}, h("td", {}, `${name(p.payer)} ${t("pays")} ${name(p.payee)}`, h("div", { class: "note" }, lang === "en" ? p.en : p.zh)),
-      h("td", { class: "amt" }, `${p.amount}`)))));
+      h("td", { class: "amt" }, `${amt(p.amount)}`)))));
   rows.push(h("table", { id: "scores" }, h("tr", {}, h("th", {}, ""), h("th", {}, t("points")), h("th", {}, t("total"))),
-    room.seats.map((s) => h("tr", {}, h("td", {}, name(s.seat)), h("td", { class: r.points[s.seat] > 0 ? "pos" : r.points[s.seat] < 0 ? "neg" : "" }, `${r.points[s.seat] > 0 ? "+" : ""}${r.points[s.seat]}`), h("td", {}, `${s.score}`)))));
+    room.seats.map((s) => h("tr", {}, h("td", {}, name(s.seat)), h("td", { class: r.points[s.seat] > 0 ? "pos" : r.points[s.seat] < 0 ? "neg" : "" }, `${r.points[s.seat] > 0 ? "+" : ""}${amt(r.points[s.seat])}`), h("td", {}, `${amt(s.score)}`)))));
   const hand = `${encodeURIComponent(room.code)}/${room.hand_no}`; // records are reached through the room's code
   const links = room.hand_no > 0 ? h("p", {}, h("a", { href: `/replay/${hand}`, target: "_blank", rel: "noopener" }, t("replay")), " · ",
     h("a", { href: `/api/rooms/${encodeURIComponent(room.code)}/hands/${room.hand_no}/record`, download: true }, t("record"))) : null;
