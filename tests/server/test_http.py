@@ -109,3 +109,9 @@ def test_waiting_rooms_expire_and_finished_ones_leave_memory_but_keep_their_reco
     time.sleep(1.5)
     status, rec = get(f"{server.url}/api/rooms/{done['code']}/hands/1/record")
     assert status == 200 and rec["actions"]
+
+
+def test_a_body_over_the_limit_is_refused_without_being_read_whole(server: Server) -> None:
+    big = json.dumps({"name": "A", "pad": "x" * 100_000}).encode()
+    status, _h, raw = request(f"{server.url}/api/rooms", big, {"content-type": "application/json"})
+    assert status == 413 and json.loads(raw)["zh"].startswith("请求太大")

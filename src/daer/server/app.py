@@ -70,9 +70,17 @@ def _err(status: int, code: str, zh: str, en: str) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any] | JSONResponse:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        return _err(413, "too_big", "请求太大", "request too large")
+    too_big = _err(413, "too_big", f"请求太大（上限 {MAX_BODY} 字节）", f"request too large (limit {MAX_BODY} bytes)")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        return too_big
+    chunks, size = [], 0
+    async for chunk in request.stream():  # read no further than the limit
+        size += len(chunk)
+        if size > MAX_BODY:
+            return too_big
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     try:
         data = msgspec.json.decode(raw or b"{}")
     except msgspec.DecodeError:
