@@ -66,3 +66,14 @@ def test_sim_takes_strengths_and_search_budgets_like_the_arena() -> None:
     data = json.loads(res.stdout)
     assert [s["bot"] for s in data["seats"]][:3] == ["easy", "normal", "search:2"]
     assert sum(s["points"] for s in data["seats"]) == 0
+
+
+def test_play_money_house_rule_with_a_wu_mao_base_shows_yuan(tmp_path: Path) -> None:
+    """「少的可以五毛钱」: a house rule in money play with a 0.5 元 基数 — the terminal writes amounts in 元."""
+    rule = tmp_path / "wumao.toml"
+    rule.write_text('base = "luzhou"\nname = "wumao"\ntitle_zh = "五毛"\ntitle_en = "wu mao"\n'
+                    '[scoring]\nmode = "money"\n[scoring.money]\nunit = 0.5\nfirst = 5\n', encoding="utf-8")
+    res = runner.invoke(app, ["play", "--seed", "4", "--rules", str(rule), "--hands", "1"], input="1\n" * 300)
+    assert res.exit_code == 0, res.output
+    assert "元" in res.output.split("累计：")[-1]
+    assert "谁付谁" in res.output and " 元  (" in res.output

@@ -28,7 +28,7 @@ from daer.engine.actions import Action, Bao, Chi, Discard, Peng, Zhao
 from daer.engine.events import Claimed, NotTaken
 from daer.engine.match import Match
 from daer.rules.model import Ruleset
-from daer.scoring import seats_of
+from daer.scoring import seats_of, yuan
 
 
 def play(
@@ -76,7 +76,9 @@ def play(
             console.rule(f"第{n + 1}手" if lang != "en" else f"hand {n + 1}")
             game.play_hand(state)
             match.finish(state)
-            total = "  ".join(f"{name(s)} {p:+}" for s, p in enumerate(match.scores))
+            money = ruleset.scoring.mode == "money"  # 付钱: scores are 分, shown in 元
+            total = "  ".join(f"{name(s)} {yuan(p) if money else p:+}{' 元' if money else ''}"
+                              for s, p in enumerate(match.scores))
             console.print(("running scores: " if lang == "en" else "累计：") + total, highlight=False)
             if save is not None:
                 save.write_text(dumps(record_of(state, seed=None)), encoding="utf-8")
