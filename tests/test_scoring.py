@@ -226,3 +226,30 @@ def test_points_always_sum_to_zero(hu, red, seats, flags, rules):
     assert len(losers) == 2
     assert s.points[losers[0]] == s.points[losers[1]] < 0
     assert sum(settle_draw(rules, dealer=dealer).points) == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    name=st.sampled_from(["luzhou", "luzhou-mingtang", "hejiang", "gulin", "longchang", "paohuzi"]),
+    money=st.booleans(),
+    unit=st.sampled_from([0.5, 1, 0.05, 3]),
+    dealer=st.integers(0, 3),
+    offenders=st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["peng", "zhao", "peng+zhao"])),
+                       max_size=3, unique_by=lambda t: t[0]),
+)
+def test_huang_with_baopai_sums_to_zero_and_each_offender_pays_every_other_seat(name, money, unit, dealer, offenders):
+    """包牌的向另三人各付…: at a 黄 end every offender pays each other seat the ruleset's amount; the total is 0."""
+    rules = find_rules(name)
+    if money:
+        rules = with_overrides(rules, {"scoring.mode": "money", "scoring.money.unit": unit})
+    n = rules.table.seats
+    offenders = [(s, r) for s, r in offenders if s < n]
+    plain = settle_draw(rules, dealer=dealer % n)
+    s = settle_draw(rules, dealer=dealer % n, penalties=tuple(offenders))
+    assert sum(s.points) == 0 and s.money == money
+    amount = penalty_amount(rules)
+    for seat in range(n):
+        paid_in = sum(amount for o, _ in offenders if o != seat)
+        paid_out = amount * (n - 1) if seat in {o for o, _ in offenders} else 0
+        assert s.points[seat] == plain.points[seat] + paid_in - paid_out
+    assert all(p.amount == amount for p in s.payments if p.zh.startswith("包牌"))

@@ -212,3 +212,19 @@ def test_luzhou_keeps_one_shown_bottom_card_in_play() -> None:
     view = st.view(0)
     assert view.stock == 19 and view.bottoms == (view.bottom,) and not view.dead
     assert kind_of(st.stock[-1]) == view.bottom
+
+
+def test_dead_bottom_cards_haidi_is_the_seventeenth_card() -> None:
+    """能用的为字面朝下的17张堂牌: a win on the last usable card (just above the two dead ones) is 海底."""
+    for seed in range(400):
+        deck = _deck(seed)
+        st = GameState(R, deck, dealer=seed % 4)
+        while not st.over:
+            seat = st.to_act()[0]
+            legal = st.legal_actions(seat)
+            win = next((a for a in legal if isinstance(a, Hu)), None)
+            st.apply(win or next((a for a in legal if isinstance(a, Pass)), legal[-1]))
+        if st.result is not None and "haidi" in st.result.flags:
+            assert st.offer is not None and st.offer.card == deck[-3]
+            return
+    raise AssertionError("no 海底 win in 400 seeded hands")
