@@ -127,7 +127,9 @@ def test_a_world_with_the_true_hidden_cards_plays_out_like_the_real_hand(rules_n
             seat = real.to_act()[0]
             view = real.view(seat, log=False)
             if steps % 9 == 4:
-                hidden = {s: list(real.hands[s]) for s in real.players if s != seat}
+                # the ids of a face-down 偎 (跑胡子) follow the concealed ones (world_from_view's convention)
+                hidden = {s: list(real.hands[s]) + [c for m in real.melds[s] if m.down for c in m.ids]
+                          for s in real.players if s != seat}
                 world = world_from_view(view, rules, hidden, list(real.stock))
                 twin = replay_state(real)
                 for g in (world, twin):

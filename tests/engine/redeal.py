@@ -25,7 +25,7 @@ import msgspec
 from daer.cards import N_CARDS, kind_of
 from daer.engine import Action, GameState, IllegalActionError, Pass
 from daer.engine.claims import PRIORITY
-from daer.engine.events import ChoiceMade, Claimed, Discarded, Event, HandEnded, NotTaken, Revealed
+from daer.engine.events import ChoiceMade, Claimed, Discarded, Event, FaceDown, HandEnded, NotTaken, Revealed
 from daer.rules.model import Ruleset
 
 
@@ -48,16 +48,24 @@ class Course:
     """Deck position -> kind of every card that became public (kept by kind)."""
 
 
-def table_log(log: Sequence[Event]) -> tuple[Event, ...]:
-    """What a person at a real table sees of the events, written out here independently of ``Event.seen_by``.
+def table_log(log: Sequence[Event], seat: int | None = None) -> tuple[Event, ...]:
+    """What a person at a real table (``seat``) sees of the events, written out here independently of
+    ``Event.seen_by``.
 
-    Every event but the claim choices (a seat saying 过 or choosing quietly), without anyone's 过张 marks.  The
+    Every event but the claim choices (a seat saying 过 or choosing quietly), without anyone's 过张 marks; of
+    another seat's face-down 偎 (跑胡子) only that a card was drawn and a 偎 laid, not their kinds.  The
     course of a re-deal is compared on this, so a redaction that leaks cannot hide its leak by making the
     re-deals that show it look like a different public course.
     """
     out: list[Event] = []
     for e in log:
         if isinstance(e, ChoiceMade):
+            continue
+        if isinstance(e, Revealed) and e.down and e.seat != seat:
+            out.append(FaceDown(seat=e.seat, how="draw", left=e.left))
+            continue
+        if isinstance(e, Claimed) and e.down and e.seat != seat:
+            out.append(FaceDown(seat=e.seat, how=e.how))
             continue
         out.append(msgspec.structs.replace(e, guo=()) if isinstance(e, Claimed | NotTaken) and e.guo else e)
     return tuple(out)
@@ -101,7 +109,7 @@ def course_of(rules: Ruleset, deck: Sequence[int], *, dealer: int, wind: int | N
             won |= {e.winner for e in new if isinstance(e, HandEnded) and e.how == "hu" and e.winner is not None}
             course.public += [(t, x) for t, x in window if x.seat in won and not isinstance(x, Pass)]
             window = []
-    course.public_log = table_log(st.log)
+    course.public_log = table_log(st.log, seat)
     pos = {cid: i for i, cid in enumerate(deck)}
     if seat is not None:
         dealt = _dealt_positions(st)[seat]
@@ -115,8 +123,11 @@ def course_of(rules: Ruleset, deck: Sequence[int], *, dealer: int, wind: int | N
         shown.add(st.bottom)
     if st.offer is not None:
         shown.add(st.offer.card)
-    if st.result is not None and st.result.winner is not None:
-        shown |= set(st.hands[st.result.winner])  # a winner shows the hand
+    winner = st.result.winner if st.result is not None else None
+    if winner is not None:
+        shown |= set(st.hands[winner])  # a winner shows the hand
+    # another seat's face-down 偎 (跑胡子) shows neither its cards nor the one it took from the stock
+    shown -= {c for s, ms in enumerate(st.melds) if s not in (seat, winner) for m in ms if m.down for c in m.ids}
     course.shown = {pos[c]: kind_of(c) for c in shown if pos[c] not in course.fixed}
     return course
 
@@ -167,7 +178,7 @@ def play_course(course: Course, deck: Sequence[int], *, hold: bool, after: Hook 
     it raises ``AssertionError``.
     """
     st = state or GameState(course.rules, deck, dealer=course.dealer, wind=course.wind, hold=hold)
-    if table_log(st.log) != course.public_log[: len(table_log(st.log))]:
+    if table_log(st.log, course.seat) != course.public_log[: len(table_log(st.log, course.seat))]:
         return None
     own, public = deque(course.own), deque(course.public)
     do = act or (lambda g, a: g.apply(a))
@@ -192,11 +203,11 @@ def play_course(course: Course, deck: Sequence[int], *, hold: bool, after: Hook 
             except IllegalActionError:
                 return None
             do(st, a)
-        log = table_log(st.log)
+        log = table_log(st.log, course.seat)
         if log != course.public_log[: len(log)]:
             return None
         if after is not None:
             after(st)
-    if own or public or table_log(st.log) != course.public_log:
+    if own or public or table_log(st.log, course.seat) != course.public_log:
         return None
     return st

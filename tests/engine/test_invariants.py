@@ -29,8 +29,15 @@ def check_view(state: GameState, seat: int | None) -> None:
     kinds += [view["offer"]["kind"]] if view["offer"] is not None else []
     assert all(0 <= k < 20 for k in kinds)
     for meld in (m for ms in view["melds"] for m in ms):
-        assert set(meld) == {"kind", "kinds"}
+        assert set(meld) <= {"kind", "kinds", "down"} and {"kind", "kinds"} <= set(meld)
+    winner = state.result.winner if state.result is not None else None
+    for owner, ms in enumerate(state.melds):  # a face-down 偎 (跑胡子): only its owner sees its kinds
+        for m, shown in zip(ms, view["melds"][owner], strict=True):
+            hidden = m.down and owner not in (seat, winner)
+            assert shown.get("down", 0) == (len(m.ids) if m.down else 0)
+            assert shown["kinds"] == ([] if hidden else list(m.kinds)), (owner, m, shown)
     for ev in view["log"]:
+        assert not ev.get("down") or ev["seat"] == seat, ev  # a face-down card's kind reaches its owner only
         assert ev["type"] != "chose" or ev["seat"] == seat, ev
         assert all(s == seat for s, _ in ev.get("guo", ())), ev
         assert all(k not in ev for k in ("card", "cards", "ids")), ev

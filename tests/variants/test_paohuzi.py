@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
+import msgspec
 import pytest
 from engine_decks import make_deck
+from redeal import course_of, play_course, redeal
+from test_audiences import played, seen
 from typer.testing import CliRunner
 from variant_helpers import ctx
 
@@ -12,9 +17,12 @@ from daer.bots.runner import play_hand
 from daer.calculator import score
 from daer.cards import format_kinds, parse_kinds
 from daer.cli.main import app
+from daer.cli.render import render_view
 from daer.engine import Chi, Discard, GameState, Hu, Pass, Peng, Zhao, new_hand
 from daer.engine.claims import chi_options
-from daer.engine.events import Claimed
+from daer.engine.events import Claimed, FaceDown, Revealed
+from daer.engine.views import ShownMeld
+from daer.engine.world import sample_hidden, world_from_view
 from daer.hands.groups import GroupKind, group_hu
 from daer.mingtang import settle_context
 from daer.rules import Ruleset, find_rules, with_overrides
@@ -408,3 +416,134 @@ def test_daer_play_paohuzi_plays_a_whole_hand() -> None:
     res = CliRunner().invoke(app, ["play", "--rules", "paohuzi", "--seed", "1"], input="1\n" * 300)
     assert res.exit_code == 0, res.output
     assert "吃" in res.output and "谁付谁" in res.output
+
+
+# -- 偎 face down (play.wei_hidden) ---------------------------------------------------------------------
+
+WEI_H1 = "五五肆肆伍伍陆陆柒柒捌捌玖玖十十四四壹贰"  # seat 1: 五 and 十 are both pairs
+
+
+def _relabel(deck: list[int], a: int, b: int) -> list[int]:
+    """The same deck with kinds ``a`` and ``b`` swapped, copy for copy."""
+    def one(cid: int) -> int:
+        k, c = divmod(cid, 4)
+        return (b if k == a else a if k == b else k) * 4 + c
+    return [one(cid) for cid in deck]
+
+
+WEI_H2 = "一二三四六七八九十十叁肆伍陆柒捌玖拾壹贰"  # seat 2; the fourth 五 stays in the stock
+WEI_DECK = {0: D0, 1: WEI_H1, 2: WEI_H2}
+
+
+def _steps(deck: list[int]) -> tuple[GameState, list[tuple[bytes, ...]]]:
+    """Seat 1 偎s the 五 it reveals (face down), then discards 壹; everyone passes until seat 2 reveals.
+
+    The final state, and the views of seats 0, 1 and a spectator after each step.
+    """
+    st = GameState(R, deck, dealer=0)
+    frames = []
+
+    def snap() -> None:
+        frames.append(tuple(st.view(s).to_json() for s in (0, None, 1)))
+
+    snap()
+    st.apply(Discard(seat=0, kind=K["拾"]))
+    snap()
+    while not any(isinstance(e, Revealed) and e.seat == 2 for e in st.log):
+        seat = st.to_act()[0]
+        st.apply(Discard(seat=1, kind=K["壹"]) if st.phase == "discard" else Pass(seat=seat))
+        snap()
+    return st, frames
+
+
+def _to_wei() -> GameState:
+    st = GameState(R, make_deck(R, hands=dict(WEI_DECK), stock="五"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["拾"]))
+    _until(st, lambda s: bool(s.melds[1]))
+    return st
+
+
+def test_wei_is_face_down_only_its_owner_sees_it() -> None:
+    """偎 is laid face down (the seed is cut before it; the common Hunan rule, ``play.wei_hidden``): its owner
+    sees its kinds, the others see three card backs and that he drew a card, not which."""
+    st = _to_wei()
+    assert st.melds[1][0].down and st.phase == "discard" and st.actor == 1
+    own, other, spectator = st.view(1), st.view(0), st.view(None)
+    assert own.melds[1] == (ShownMeld(kind="wei", kinds=(K["五"],) * 3, down=3),)
+    assert other.melds[1] == spectator.melds[1] == (ShownMeld(kind="wei", kinds=(), down=3),)
+    assert FaceDown(seat=1, how="draw", left=18) in other.log and FaceDown(seat=1, how="wei") in other.log
+    assert not any(isinstance(e, Revealed | Claimed) and e.seat == 1 for e in other.log)
+    assert any(isinstance(e, Revealed) and e.kind == K["五"] and e.down for e in own.log)
+    assert "偎(扣3张)" in render_view(other) and "wei (drawn pong) (3 face down)" in render_view(other, lang="en")
+
+
+def test_wei_face_down_kinds_redealt_change_nothing_the_others_see() -> None:
+    """A re-deal of what seat 0 cannot see — the kind of seat 1's face-down 偎 (五 ↔ 十, both pairs in its hand) —
+    changes none of seat 0's (nor a spectator's) views, step by step."""
+    deck = make_deck(R, hands=dict(WEI_DECK), stock="五")
+    (sa, a), (sb, b) = _steps(deck), _steps(_relabel(deck, K["五"], K["十"]))
+    assert sa.melds[1][0].kinds == (K["五"],) * 3 and sb.melds[1][0].kinds == (K["十"],) * 3
+    assert len(a) == len(b) > 4
+    for x, y in zip(a, b, strict=True):
+        assert x[:2] == y[:2]  # seat 0 and a spectator
+    assert a[-1][2] != b[-1][2]  # its owner does see the difference
+
+
+def test_ti_of_a_face_down_wei_shows_it() -> None:
+    """A later 提 of the 偎 (its owner reveals the fourth card) lays it face up: everyone sees the 提."""
+    st = GameState(R, make_deck(R, hands=dict(WEI_DECK), stock="五一二五"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["拾"]))
+    _until(st, lambda s: any(m.kind == "long" for m in s.melds[1]))
+    assert st.view(0).melds[1] == (ShownMeld(kind="long", kinds=(K["五"],) * 4),)
+    assert not st.melds[1][0].down
+
+
+def test_chou_wei_is_face_up() -> None:
+    """臭偎 is laid face up: the others saw the 碰 passed."""
+    st = GameState(R, make_deck(R, hands={0: CHI0.replace("拾拾", "五拾"), 1: CHI1, 2: CHI2}, stock="三五"), dealer=0)
+    st.apply(Discard(seat=0, kind=K["五"]))
+    _until(st, lambda s: bool(s.melds[2]))
+    assert st.view(0).melds[2] == (ShownMeld(kind="wei", kinds=(K["五"],) * 3),)
+
+
+def test_face_down_wei_search_worlds_deal_its_kind() -> None:
+    """A search bot's possible worlds (from seat 0's view) deal three cards of one unseen kind to the 偎."""
+    view = _to_wei().view(0)
+    rng = random.Random(3)
+    kinds = set()
+    for _ in range(30):
+        hidden, stock = sample_hidden(view, rng)
+        world = world_from_view(view, R, hidden, stock)
+        meld = world.melds[1][0]
+        assert meld.down and len(set(meld.kinds)) == 1 and len(meld.ids) == 3
+        assert sorted(world.card_locations()) == list(range(80))
+        assert world.view(0, log=False) == msgspec.structs.replace(view, log=())
+        kinds.add(meld.kinds[0])
+    assert len(kinds) > 1  # the true kind is not given away
+
+
+def test_face_down_wei_re_deal_property() -> None:
+    """The re-deal property (tests/engine/redeal.py) on paohuzi hands with another seat's face-down 偎: re-deals
+    that give that 偎 another kind (and keep the public course) change none of the seat's views."""
+    moved = 0
+    for i in range(30):
+        st, deck = played("paohuzi", i)
+        for seat in (i % 3, None):
+            winner = st.result.winner if st.result is not None else None
+            downs = [m.kinds for s, ms in enumerate(st.melds) if s not in (seat, winner) for m in ms if m.down]
+            if not downs:
+                continue
+            course = course_of(R, deck, dealer=st.dealer, wind=st.wind, actions=st.actions, seat=seat)
+            base = seen(course, deck)
+            rng = random.Random(f"wei:{i}:{seat}")
+            for _ in range(16):
+                other_deck = redeal(course, rng)
+                other = seen(course, other_deck)
+                if other is None:
+                    continue
+                assert other == base, (i, seat)
+                again = play_course(course, other_deck, hold=False)
+                assert again is not None
+                kinds = [m.kinds for s, ms in enumerate(again.melds) if s not in (seat, winner) for m in ms if m.down]
+                moved += kinds != downs
+    assert moved >= 3, moved

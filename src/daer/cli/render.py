@@ -15,7 +15,7 @@ from daer.cards import COPIES, N_KINDS, format_kinds, kind_of
 from daer.cli.explain import hand_result, print_result, print_settlement
 from daer.cli.terms import BI_EN, BI_ZH, INSTANT_EN, term
 from daer.engine.actions import Action, Bao, Chi, Discard, Hu, Pass, Peng, Zhao
-from daer.engine.events import Claimed, Declared, Discarded, Event, LongDeclared, NotTaken, Revealed
+from daer.engine.events import Claimed, Declared, Discarded, Event, FaceDown, LongDeclared, NotTaken, Revealed
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind, waits
 from daer.rules.model import Ruleset
@@ -93,6 +93,11 @@ def meld_text(kind: str, kinds: tuple[int, ...], lang: str, rules: Ruleset | Non
     return f"{word} {fmt(kinds, lang)}" if lang == "en" else f"{word}{fmt(kinds, lang)}"
 
 
+def face_down_text(kind: str, n: int, lang: str) -> str:
+    """Another seat's face-down meld (跑胡子's 偎): ``偎(扣3张)`` / ``wei (3 face down)``."""
+    return f"{term(kind, lang)} ({n} face down)" if lang == "en" else f"{term(kind, lang)}(扣{n}张)"
+
+
 def wrap_items(head: str, items: list[str], width: int, *, sep: str = "  ", indent: int = 6) -> list[str]:
     """``head`` then ``items`` on as few lines as fit ``width`` cells, breaking only between items."""
     lines, line = [], head
@@ -123,7 +128,8 @@ def render_view(view: View, *, lang: str = "zh", width: int = 80, rules: Ruleset
     for seat in view.players:
         head = f"  {seat_name(view, seat, lang)}: " + (
             f"{view.hand_sizes[seat]} cards" if en else f"{view.hand_sizes[seat]}张")
-        melds = [meld_text(m.kind, m.kinds, lang, rules) for m in view.melds[seat]]
+        melds = [meld_text(m.kind, m.kinds, lang, rules) if m.kinds else face_down_text(m.kind, m.down, lang)
+                 for m in view.melds[seat]]
         if melds:
             melds[0] = "| " + melds[0]
         lines += wrap_items(head + " ", melds, width, sep=", " if en else "  ")
@@ -332,6 +338,11 @@ def narrate(ev: Event, lang: str, me: int | None = None, rules: Ruleset | None =
     if isinstance(ev, LongDeclared):
         cards = fmt([ev.kind] * 4, lang)
         return f"{does(ev.seat, 'lay')} down a dealt kong (垅) {cards}" if en else f"{who(ev.seat)}亮垅 {cards}"
+    if isinstance(ev, FaceDown):  # another seat's face-down 偎 (跑胡子)
+        if ev.how == "draw":
+            return f"{does(ev.seat, 'draw')} a card face down ({ev.left} left)" if en else \
+                f"{who(ev.seat)}摸了一张扣着的牌（墩剩{ev.left}）"
+        return f"{does(ev.seat, 'lay')} a wei face down" if en else f"{who(ev.seat)}偎了一坎（扣着）"
     if isinstance(ev, Declared):
         return f"{does(ev.seat, 'declare')} ready (报牌)" if en else f"{who(ev.seat)}报牌"
     if isinstance(ev, NotTaken):

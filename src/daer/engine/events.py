@@ -55,11 +55,34 @@ class Discarded(_Event, frozen=True, tag="discarded"):
 
 
 class Revealed(_Event, frozen=True, tag="revealed"):
-    """摸牌: ``seat`` turned up a card of ``kind`` from the stock; shown to all (``left`` in the stock)."""
+    """摸牌: ``seat`` turned up a card of ``kind`` from the stock; shown to all (``left`` in the stock).
+
+    ``down``: the card goes straight into its revealer's face-down 偎 (跑胡子, ``play.wei_hidden``): the
+    others see only that he drew (:class:`FaceDown`).
+    """
 
     seat: int
     kind: int
     left: int
+    down: bool = False
+
+    def seen_by(self, seat: int | None) -> Revealed | FaceDown:
+        """The others see a face-down draw without its kind."""
+        if self.down and seat != self.seat:
+            return FaceDown(seat=self.seat, how="draw", left=self.left)
+        return self
+
+
+class FaceDown(_Event, frozen=True, tag="face_down"):
+    """What the other seats see of a face-down 偎 (跑胡子): ``seat`` drew a card it keeps hidden
+    (``how`` = "draw", ``left`` in the stock), then laid a 偎 face down (``how`` = "wei").
+
+    Only ever an audience's form of :class:`Revealed` / :class:`Claimed`; never in the engine's log.
+    """
+
+    seat: int
+    how: str
+    left: int | None = None
 
 
 class ChoiceMade(_Event, frozen=True, tag="chose"):
@@ -88,13 +111,17 @@ class Claimed(_Event, frozen=True, tag="claimed"):
     kind: int
     melds: tuple[tuple[int, ...], ...]
     guo: tuple[tuple[int, int], ...] = ()
+    down: bool = False
+    """A 偎 laid face down (跑胡子, ``play.wei_hidden``): the others see a :class:`FaceDown`."""
 
-    def seen_by(self, seat: int | None) -> Claimed:
-        """The public form without other seats' 过张."""
+    def seen_by(self, seat: int | None) -> Claimed | FaceDown:
+        """The public form without other seats' 过张; a face-down 偎 without its kinds."""
+        if self.down and seat != self.seat:
+            return FaceDown(seat=self.seat, how=self.how)
         own = _own_guo(self.guo, seat)
         if own == self.guo:
             return self
-        return Claimed(seat=self.seat, how=self.how, kind=self.kind, melds=self.melds, guo=own)
+        return Claimed(seat=self.seat, how=self.how, kind=self.kind, melds=self.melds, guo=own, down=self.down)
 
 
 class NotTaken(_Event, frozen=True, tag="not_taken"):
@@ -126,7 +153,8 @@ class Declared(_Event, frozen=True, tag="bao"):
     seat: int
 
 
-Event = Dealt | LongDeclared | Discarded | Revealed | ChoiceMade | Claimed | NotTaken | HandEnded | Declared
+Event = (Dealt | LongDeclared | Discarded | Revealed | ChoiceMade | Claimed | NotTaken | HandEnded | Declared
+         | FaceDown)
 """Any event."""
 
 

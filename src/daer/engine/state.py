@@ -208,7 +208,8 @@ class GameState:
                         settle_draw(self.rules, dealer=self.dealer, penalties=pen))
             return
         cid = self.stock.pop(0)
-        self.log.append(Revealed(seat=seat, kind=kind_of(cid), left=len(self.stock)))
+        down = wei.face_down(self, seat, cid)
+        self.log.append(Revealed(seat=seat, kind=kind_of(cid), left=len(self.stock), down=down))
         if self.long_due[seat]:
             self._declare_longs(seat)
         if not wei.on_reveal(self, seat, cid):
@@ -530,13 +531,15 @@ class GameState:
             to_act=bool(legal),
             hand=tuple(sorted(self.hands[seat])) if seat is not None else (),
             hand_sizes=tuple(len(h) for h in self.hands),
-            melds=tuple(tuple(m.seen_by(owner, seat) for m in ms) for owner, ms in enumerate(self.melds)),
+            melds=tuple(tuple(m.seen_by(owner, wei.meld_viewer(self, owner, seat)) for m in ms)
+                        for owner, ms in enumerate(self.melds)),
             discards=tuple((s, kind_of(c)) for s, c in self.discards),
             bottom=None if self.bottom is None else kind_of(self.bottom),
             bottoms=_kinds(self.bottoms, order=True),
             dead=bool(self.dead),
             stock=len(self.stock),
-            offer=None if offer is None else ShownOffer(kind=offer.kind, source=offer.source, owner=offer.owner),
+            offer=None if offer is None or wei.offer_hidden(self, seat) else ShownOffer(
+                kind=offer.kind, source=offer.source, owner=offer.owner),
             guo=tuple(sorted(self.guo[seat])) if seat is not None else (),
             legal=legal,
             result=self.result,

@@ -21,25 +21,36 @@ Phase = Literal["discard", "claim", "over"]
 
 
 class TableMeld(msgspec.Struct, frozen=True, kw_only=True):
-    """A 列 on the table: how it came (peng/zhao/long/chi), its kinds and its card ids."""
+    """A 列 on the table: how it came (peng/zhao/long/chi/wei), its kinds and its card ids.
+
+    ``down``: laid face down (跑胡子's 偎 under ``play.wei_hidden``) — only its owner sees its kinds.
+    """
 
     kind: str
     kinds: tuple[int, ...]
     ids: tuple[int, ...]
+    down: bool = False
 
     def seen_by(self, owner: int, seat: int | None) -> ShownMeld:
         """This meld of ``owner`` as ``seat`` (None: a spectator) sees it: its kinds, no ids.
 
-        A meld laid face down would hide its kinds from every seat but its owner here.
+        A meld laid face down hides its kinds from every seat but its owner.
         """
-        return ShownMeld(kind=self.kind, kinds=self.kinds)
+        if not self.down:
+            return ShownMeld(kind=self.kind, kinds=self.kinds)
+        return ShownMeld(kind=self.kind, kinds=self.kinds if seat == owner else (), down=len(self.ids))
 
 
-class ShownMeld(msgspec.Struct, frozen=True, kw_only=True):
-    """A 列 on the table as a seat sees it: how it came (peng/zhao/long/chi/…) and its kinds."""
+class ShownMeld(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A 列 on the table as a seat sees it: how it came (peng/zhao/long/chi/…) and its kinds.
+
+    ``down`` counts the cards of a meld laid face down (0: face up); another seat's face-down meld shows
+    no kinds.
+    """
 
     kind: str
     kinds: tuple[int, ...]
+    down: int = 0
 
 
 class Offer(msgspec.Struct, frozen=True, kw_only=True):

@@ -9,11 +9,17 @@ Functions over a :class:`~daer.engine.state.GameState`, kept apart from the turn
 - Nobody else may claim or 胡 a card that is 偎'd or 提'd (「不能胡任何人提或偎的牌」).  If the revealer
   himself can 胡 on it he is asked first (偎胡 / 提胡); if he passes, the 偎 / 提 is made all the same.
 - 跑: a 招 claim that grows a 偎 (any card on offer) or a 碰 (a revealed card) into a four.
+- Face down (``play.wei_hidden``): a 偎 (not a 臭偎) and the card that makes it are seen by their owner only —
+  the events' other audiences get :class:`~daer.engine.events.FaceDown`, views show the meld without kinds
+  (:meth:`~daer.engine.views.TableMeld.seen_by`) and no card on offer while its revealer decides on 偎胡.
+  A later 提 / 跑 of the 偎 shows it; so does the end of a hand its owner wins.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from daer.cards import kind_of
 from daer.engine.actions import Hu, Pass
@@ -34,6 +40,23 @@ def forced_how(st: GameState, seat: int, k: int) -> str | None:
     if p.wei and c == 2:
         return "chou_wei" if p.chou_wei and k in st.passed_peng[seat] else "wei"
     return None
+
+
+def face_down(st: GameState, seat: int, cid: int) -> bool:
+    """The card ``seat`` reveals goes into a face-down 偎 (``play.wei_hidden``; a 臭偎 is face up)."""
+    return st.rules.play.wei_hidden and forced_how(st, seat, kind_of(cid)) == "wei"
+
+
+def meld_viewer(st: GameState, owner: int, seat: int | None) -> int | None:
+    """Whose eyes ``seat`` sees ``owner``'s melds with: the owner's once he has won (he shows his hand)."""
+    won = st.result is not None and st.result.winner == owner
+    return owner if won else seat
+
+
+def offer_hidden(st: GameState, seat: int | None) -> bool:
+    """The card on offer is one its revealer will 偎 face down (he alone decides on 偎胡): hidden from ``seat``."""
+    offer = st.offer
+    return offer is not None and st.forced == "wei" and st.rules.play.wei_hidden and seat != offer.owner
 
 
 def on_reveal(st: GameState, seat: int, cid: int) -> bool:
@@ -69,8 +92,10 @@ def take(st: GameState, seat: int, cid: int, how: str) -> None:
         n = 3 if how == "ti" else 2
         ids = (*(st._take_kind(seat, k) for _ in range(n)), cid)
         st._add_meld(seat, MeldKind.LONG if how == "ti" else MeldKind.WEI, ids)
-    st.log.append(Claimed(seat=seat, how=how, kind=kind_of(cid), melds=(tuple(sorted(kind_of(c) for c in ids)),),
-                          guo=()))
+    down = how == "wei" and st.rules.play.wei_hidden
+    if down:
+        st.melds[seat][-1] = msgspec.structs.replace(st.melds[seat][-1], down=True)
+    st.log.append(Claimed(seat=seat, how=how, kind=k, melds=(tuple(sorted(kind_of(c) for c in ids)),), down=down))
     st._after_claim_or_deal(seat)
 
 

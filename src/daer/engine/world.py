@@ -21,10 +21,11 @@ import random
 from collections.abc import Mapping, Sequence
 
 from daer.cards import COPIES, N_CARDS, N_KINDS, kind_of
+from daer.engine import wei
 from daer.engine.actions import Action, Pass
 from daer.engine.instant import instant_seats
 from daer.engine.state import GameState
-from daer.engine.views import Offer, TableMeld, View
+from daer.engine.views import Offer, ShownMeld, TableMeld, View
 from daer.hands import Meld, MeldKind
 from daer.rules.model import Ruleset
 
@@ -66,8 +67,30 @@ def unseen_cards(view: View) -> list[int]:
     return sorted(c for ids in free for c in ids)
 
 
+def _deal_covered(view: View, pool: list[int], rng: random.Random) -> dict[int, list[int]]:
+    """Ids for the other seats' face-down 偎 (kinds not shown: three of one kind each), taken out of ``pool``."""
+    out: dict[int, list[int]] = {}
+    for s, ms in enumerate(view.melds):
+        for m in ms:
+            if m.down and not m.kinds:
+                by_kind: dict[int, list[int]] = {}
+                for c in pool:
+                    by_kind.setdefault(kind_of(c), []).append(c)
+                kinds = [k for k, ids in by_kind.items() if len(ids) >= m.down]
+                if not kinds:
+                    raise ValueError("视图的牌数不一致 (no kind left for a face-down 偎)")
+                ids = by_kind[rng.choice(sorted(kinds))][: m.down]
+                for c in ids:
+                    pool.remove(c)
+                out.setdefault(s, []).extend(ids)
+    return out
+
+
 def sample_hidden(view: View, rng: random.Random, *, tries: int = 20) -> tuple[dict[int, list[int]], list[int]]:
     """A random deal of the unseen cards: ({other seat: concealed ids}, stock ids in reveal order).
+
+    The ids of another seat's face-down 偎 (跑胡子) follow its concealed ones, three per 偎 in table order
+    (:func:`world_from_view` reads them so).
 
     Hand sizes and the stock count match the view; the shown bottom card stays last.
     No other seat gets four of a kind (a dealt 垅 is on the table by the time anyone
@@ -78,12 +101,14 @@ def sample_hidden(view: View, rng: random.Random, *, tries: int = 20) -> tuple[d
     others = [s for s in view.players if s != me]
     for attempt in range(tries):
         rng.shuffle(pool)
+        deal = list(pool)
+        covered = _deal_covered(view, deal, rng)  # another seat's face-down 偎 first (three of one kind)
         hands: dict[int, list[int]] = {}
         pos = 0
         ok = True
         for s in others:
             n = view.hand_sizes[s]
-            hands[s] = pool[pos : pos + n]
+            hands[s] = deal[pos : pos + n] + covered.get(s, [])
             pos += n
             if attempt + 1 < tries:
                 counts = [0] * N_KINDS
@@ -94,12 +119,23 @@ def sample_hidden(view: View, rng: random.Random, *, tries: int = 20) -> tuple[d
                     break
         if ok:
             break
-    stock = pool[pos:]
+    stock = deal[pos:]
     if view.bottom is not None and view.stock > 0 and not view.dead:
         stock.append(_ids_by_kind(set(view.hand) | set(pool))[view.bottom][0])
     if len(stock) != view.stock:
         raise ValueError("视图的牌数不一致 (the view's card counts do not add up)")
     return hands, stock
+
+
+def _table_meld(m: ShownMeld, covered: list[int], free: list[list[int]]) -> TableMeld:
+    """A meld of the view with ids: public kinds get free ids of their kinds, a face-down 偎 the next covered ids."""
+    if m.down and not m.kinds:
+        if len(covered) < m.down:
+            raise ValueError("暗偎缺牌 (the ids of a face-down 偎 must follow the seat's concealed ones)")
+        ids = tuple(sorted(covered.pop(0) for _ in range(m.down)))
+        return TableMeld(kind=m.kind, kinds=tuple(sorted(kind_of(c) for c in ids)), ids=ids, down=True)
+    return TableMeld(kind=m.kind, kinds=m.kinds, ids=tuple(sorted(free[k].pop(0) for k in m.kinds)),
+                     down=m.down > 0)
 
 
 def world_from_view(
@@ -119,15 +155,16 @@ def world_from_view(
     st.hands = [[] for _ in range(n)]
     st.counts = [[0] * N_KINDS for _ in range(n)]
     st.hands[me] = list(view.hand)
+    covered: dict[int, list[int]] = {}
     for s, ids in hidden.items():
-        st.hands[s] = list(ids)
+        st.hands[s] = list(ids[: view.hand_sizes[s]])
+        covered[s] = list(ids[view.hand_sizes[s] :])  # another seat's face-down 偎, three ids each
     for s in range(n):
         for cid in st.hands[s]:
             st.counts[s][kind_of(cid)] += 1
     free = _ids_by_kind({*view.hand, *(c for ids in hidden.values() for c in ids), *stock})
-    st.melds = [[TableMeld(kind=m.kind, kinds=m.kinds, ids=tuple(sorted(free[k].pop(0) for k in m.kinds)))
-                 for m in ms] for ms in view.melds]
-    st._meld_objs = [tuple(Meld(MeldKind(m.kind), m.kinds) for m in ms) for ms in view.melds]
+    st.melds = [[_table_meld(m, covered.get(s, []), free) for m in ms] for s, ms in enumerate(view.melds)]
+    st._meld_objs = [tuple(Meld(MeldKind(m.kind), m.kinds) for m in ms) for ms in st.melds]
     st.quads = [sum(1 for m in ms if m.kind in (MeldKind.ZHAO.value, MeldKind.LONG.value)) for ms in view.melds]
     st.skips = [max(0, q - 1) if rules.play.ba_kuai else 0 for q in st.quads]
     st.guo = [set() for _ in range(n)]
@@ -165,10 +202,14 @@ def world_from_view(
     st._huilong_offer = False
     st.choices = {}
     st.options = {}
+    own_reveal = st.offer is not None and st.offer.source == "reveal" and st.offer.owner == me
     if view.phase == "claim" and view.offer is None and view.legal:  # an instant win at the deal (3垅/5坎)
         st.instants = instant_seats(st)
         st.options = {me: list(view.legal)}
-    if view.phase == "claim" and st.offer is not None:
+    if view.phase == "claim" and st.offer is not None and own_reveal and wei.forced_how(st, me, st.offer.kind):
+        st.forced = wei.forced_how(st, me, st.offer.kind)  # 偎胡 / 提胡: the revealer alone decides
+        st.options = {me: list(view.legal)}
+    elif view.phase == "claim" and st.offer is not None:
         for s in st._order(st.offer):
             if s == me:
                 opts: list[Action] = list(view.legal)

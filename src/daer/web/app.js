@@ -209,7 +209,10 @@ function waitingRoom(room) {
 }
 
 function meldsEl(melds) {
-  return h("div", { class: "melds" }, melds.map((m) => h("div", { class: "meld" }, m.kinds.map((k) => card(k, { size: "mini" })))));
+  // a face-down meld (跑胡子's 偎): its owner sees its kinds, the others m.down card backs
+  const cards = (m) => (m.down && !m.kinds.length ? Array(m.down).fill(null) : m.kinds);
+  return h("div", { class: "melds" }, melds.map((m) =>
+    h("div", { class: m.down ? "meld down" : "meld" }, cards(m).map((k) => card(k, { size: "mini" })))));
 }
 
 function badges(room, view, s) {
