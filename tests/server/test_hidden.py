@@ -14,6 +14,7 @@ rejected on the engine first; the accepted ones are counted.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import shutil
@@ -166,3 +167,56 @@ def test_frames_do_not_change_when_unseen_cards_are_dealt_again_many(manager: Ro
     accepted, checked = check(manager, name, hands=120, tries=8)
     print(f"{name}: {checked} hands, {accepted} re-deals accepted")
     assert accepted >= checked // 2, (accepted, checked)
+
+
+def test_a_claim_window_that_runs_out_is_answered_without_the_public_tuoguan_badge(manager: RoomManager) -> None:
+    """A seat that lets its timer run out on a card it could claim is answered for by its 托管 bot, privately: the
+    托管 badge (public) would tell the table that this seat had an option (on its own turn the badge is shown)."""
+    import asyncio  # noqa: PLC0415
+
+    from daer.engine import Discard  # noqa: PLC0415
+
+    rules = find_rules("luzhou")
+    for i in range(200):  # a deal where someone may claim the dealer's first discard
+        st = new_hand(rules, seed=f"quiet:{i}", dealer=0, hold=True)
+        while st.window_complete():  # the deal's window (instant wins)
+            st.close_window()
+        if st.over:
+            continue
+        first = next(a for a in st.legal_actions(0) if isinstance(a, Discard))
+        st.apply(first)
+        asked = [s for s in st.players if st.legal_actions(s)]
+        if asked:
+            break
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        room, _, _ = manager.create(RoomConfig(rules="luzhou", timer=30, hands=1), "A")
+        for c in "BCD":
+            room.join(c)
+        room.pending = FixedDeal(SEED, [""] * 4, cards=list(st.deck))
+        watcher = Conn(None, limit=1 << 20)
+        room.conns.add(watcher)
+        room.command(0, p.Command(id="start", name="start"))
+        while room.state is not None and room.state.window_complete():
+            room.close_window()
+        assert isinstance(room.act(0, p.Act(id="d", v=room.version, action=first)), p.Ack)
+        seat = asked[0]
+        assert room.state is not None and seat in room.deadlines
+        room.deadlines[seat] = 0.0  # its timer ran out
+        opened = room.version
+        room._step()
+        loop.run_until_complete(asyncio.sleep(0.5))  # the 托管 bot answers in a worker thread, the window closes
+        assert room.version > opened
+        assert not room.seats[seat].auto
+        frames = []
+        while not watcher.queue.empty():
+            frames.append(json.loads(watcher.queue.get_nowait() or "{}"))
+        assert frames and not any(s["auto"] for f in frames if f.get("t") == "update" for s in f["room"]["seats"])
+    finally:
+        for h in (room.handle, room.watchdog):
+            if h is not None:
+                h.cancel()
+        room.conns.clear()
+        loop.close()
+        asyncio.set_event_loop(None)

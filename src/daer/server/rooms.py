@@ -142,6 +142,8 @@ class Room(Answering):
     thinking: bool = False
     """A bot is choosing in a worker thread (the search bot thinks up to a second; the loop must not wait)."""
     busy: bool = False
+    standin: set[int] = field(default_factory=set)
+    """Seats whose claim-window timer ran out: the 托管 bot answers for them, without the public 托管 badge."""
     claim_window: float = 0.0
     """Seconds a claim window stays open at least (``daer serve --claim-window``): it must not close at
     once just because nobody may claim (docs/protocol.md, "Timing")."""
@@ -323,6 +325,7 @@ class Room(Answering):
         since = self.version
         private = st.phase == "claim"  # a claim choice: only its seat hears of it (held windows never resolve here)
         st.apply(action)
+        self.standin.discard(seat)
         if not private:
             self.version += 1
         changed = []
@@ -516,6 +519,7 @@ class Room(Answering):
         self.hand_start = start_version
         self.marks = [(start_version, len(st.log), None)]
         self.legal, self.epoch, self.deadlines = {}, {}, {}
+        self.standin = set()
         self.bots = {s.seat: bot_for(self.config.bot, self.rules, f"{self.code}:{s.seat}") for s in self.seats}
         self.auto_bots = {s.seat: bot_for("heuristic", self.rules, f"{self.code}:auto{s.seat}") for s in self.seats}
 
@@ -534,7 +538,7 @@ class Room(Answering):
                 self.handle = loop.call_later(max(0.0, wait), self._tick)
                 return
             acting = self.state.to_act()
-            if any(self.seats[s].kind == "bot" or self.seats[s].auto for s in acting):
+            if any(self.seats[s].kind == "bot" or self.seats[s].auto or s in self.standin for s in acting):
                 self.handle = loop.call_later(self.bot_delay, self._tick)
                 return
             dls = [self.deadlines[s] for s in acting if s in self.deadlines]
@@ -566,14 +570,20 @@ class Room(Answering):
             return
         now = time.monotonic()
         expired = [s for s in st.to_act() if s in self.deadlines and self.deadlines[s] <= now]
-        if expired:
+        if expired and st.phase == "claim":
+            # a seat that lets a claim window run out is answered for by its 托管 bot this once, quietly: the
+            # 托管 badge is public, and showing it now would tell the table that this seat had an option
+            self.standin.update(expired)
+            for s in expired:
+                del self.deadlines[s]
+        elif expired:
             for s in expired:
                 self.seats[s].auto = True
                 del self.deadlines[s]
             self._bump_seats(expired)
         for s in st.to_act():
             seat = self.seats[s]
-            if seat.kind == "bot" or seat.auto:
+            if seat.kind == "bot" or seat.auto or s in self.standin:
                 bot = self.bots[s] if seat.kind == "bot" else self.auto_bots[s]
                 view = st.view(s, log=False)
                 # the bot sees only a frozen view, so it can think in a worker thread
