@@ -71,15 +71,6 @@ def table_log(log: Sequence[Event], seat: int | None = None) -> tuple[Event, ...
     return tuple(out)
 
 
-def face_down(rules: Ruleset, meld: str, owner: int, seat: int | None) -> bool:
-    """Whether a table meld of kind ``meld`` (as it stands at the end of the hand) of ``owner`` is face down to
-    ``seat`` — its cards then stay unseen and are dealt again.  Written out here, independently of
-    ``TableMeld.seen_by``: no meld is laid face down yet (a face-down 偎 of 跑胡子 would be: ``meld == "wei" and
-    owner != seat``, with ``table_log`` hiding its kinds from others too).
-    """
-    return False
-
-
 def offers(st: GameState) -> int:
     """How many cards have been put on offer so far (discards and reveals)."""
     return sum(1 for e in st.log if isinstance(e, Discarded | Revealed))
@@ -115,8 +106,7 @@ def course_of(rules: Ruleset, deck: Sequence[int], *, dealer: int, wind: int | N
         dealt = _dealt_positions(st)[seat]
         course.fixed = {i: deck[i] for i in dealt}
     shown: set[int] = {c for _, c in st.discards}
-    shown |= {c for owner, ms in enumerate(st.melds) for m in ms if not face_down(rules, m.kind, owner, seat)
-              for c in m.ids}
+    shown |= {c for ms in st.melds for m in ms for c in m.ids}
     n_dealt = sum(len(p) for p in _dealt_positions(st).values())
     shown |= set(deck[n_dealt:]) - set(st.stock)  # revealed from the stock
     if st.bottom is not None:
