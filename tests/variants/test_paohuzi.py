@@ -115,10 +115,10 @@ def _deck(hands: dict[int, str], stock: str) -> list[int]:
     return make_deck(R, hands=hands, stock=stock)
 
 
-def _spread(hands: dict[int, str], stock: str) -> list[int]:
+def _spread(hands: dict[int, str], stock: str, bottom: str | None = None) -> list[int]:
     """Like :func:`_deck`, but the seats not given get the unused cards spread over the kinds (no 坎, no 天胡)."""
     used = [0] * 20
-    for text in (*hands.values(), stock):
+    for text in (*hands.values(), stock, bottom or ""):
         for k in parse_kinds(text):
             used[k] += 1
     rest = [k for layer in range(4) for k in range(20) if used[k] + layer < 4]
@@ -127,7 +127,7 @@ def _spread(hands: dict[int, str], stock: str) -> list[int]:
             want = R.table.dealer_cards if s == 0 else R.table.other_cards
             hands[s] = format_kinds(sorted(rest[:want]))
             rest = rest[want:]
-    return make_deck(R, hands=hands, stock=stock)
+    return make_deck(R, hands=hands, stock=stock, bottom=bottom)
 
 
 def _until(st: GameState, done: object) -> None:
@@ -547,3 +547,26 @@ def test_face_down_wei_re_deal_property() -> None:
                 kinds = [m.kinds for s, ms in enumerate(again.melds) if s not in (seat, winner) for m in ms if m.down]
                 moved += kinds != downs
     assert moved >= 3, moved
+
+
+def test_held_window_does_not_tell_a_wei_hu_was_possible() -> None:
+    """On the online table (held windows) a forced 偎 opens a window whether or not its revealer could 胡 on it
+    (偎胡): seat 0 and a spectator see the same, and nobody sees the card."""
+    frames = []
+    for hand1 in (WEI1, WEI_H1):  # WEI1 can 胡 on the 五 it 偎s, WEI_H1 cannot
+        st = GameState(R, _spread({0: D0, 1: hand1}, "五", bottom="四"), dealer=0, hold=True)
+        while not any(isinstance(e, Revealed) and e.seat == 1 for e in st.log):
+            if st.window_complete():
+                st.close_window()
+            elif st.phase == "discard":
+                st.apply(Discard(seat=0, kind=K["拾"]))
+            else:
+                st.apply(Pass(seat=st.to_act()[0]))
+        assert st.phase == "claim" and st.offer is not None and st.offer.kind == K["五"]
+        assert st.view(0).offer is None and st.view(1).offer is not None
+        frames.append((st.view(0).to_json(), st.view(None).to_json()))
+        if Hu(seat=1) in st.legal_actions(1):
+            st.apply(Pass(seat=1))
+        st.close_window()
+        assert st.melds[1][-1].down and st.phase == "discard" and st.actor == 1
+    assert frames[0] == frames[1]
