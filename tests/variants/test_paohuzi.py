@@ -475,6 +475,7 @@ def test_wei_is_face_down_only_its_owner_sees_it() -> None:
     assert not any(isinstance(e, Revealed | Claimed) and e.seat == 1 for e in other.log)
     assert any(isinstance(e, Revealed) and e.kind == K["五"] and e.down for e in own.log)
     assert "偎(扣3张)" in render_view(other) and "wei (drawn pong) (3 face down)" in render_view(other, lang="en")
+    assert "偎五五五(扣)" in render_view(own)
 
 
 def test_wei_face_down_kinds_redealt_change_nothing_the_others_see() -> None:

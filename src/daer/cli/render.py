@@ -93,6 +93,10 @@ def meld_text(kind: str, kinds: tuple[int, ...], lang: str, rules: Ruleset | Non
     return f"{word} {fmt(kinds, lang)}" if lang == "en" else f"{word}{fmt(kinds, lang)}"
 
 
+DOWN_ZH, DOWN_EN = "(扣)", " (face down)"
+"""Mark of one's own face-down meld (跑胡子's 偎: the others see only its backs)."""
+
+
 def face_down_text(kind: str, n: int, lang: str) -> str:
     """Another seat's face-down meld (跑胡子's 偎): ``偎(扣3张)`` / ``wei (3 face down)``."""
     return f"{term(kind, lang)} ({n} face down)" if lang == "en" else f"{term(kind, lang)}(扣{n}张)"
@@ -128,8 +132,8 @@ def render_view(view: View, *, lang: str = "zh", width: int = 80, rules: Ruleset
     for seat in view.players:
         head = f"  {seat_name(view, seat, lang)}: " + (
             f"{view.hand_sizes[seat]} cards" if en else f"{view.hand_sizes[seat]}张")
-        melds = [meld_text(m.kind, m.kinds, lang, rules) if m.kinds else face_down_text(m.kind, m.down, lang)
-                 for m in view.melds[seat]]
+        melds = [(meld_text(m.kind, m.kinds, lang, rules) + (DOWN_EN if en else DOWN_ZH) * bool(m.down)) if m.kinds
+                 else face_down_text(m.kind, m.down, lang) for m in view.melds[seat]]
         if melds:
             melds[0] = "| " + melds[0]
         lines += wrap_items(head + " ", melds, width, sep=", " if en else "  ")
