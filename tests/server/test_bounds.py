@@ -21,7 +21,7 @@ from daer.rules import find_rules, preset_names
 from daer.rules.house import house_options, value_at
 from daer.server import bounds
 from daer.server.bounds import RoomConfig, bot_for
-from daer.server.rooms import RoomManager
+from daer.server.manager import RoomManager
 from daer.store import SeatRow, Store
 
 

@@ -37,7 +37,8 @@ from daer.rules import find_rules, preset_names
 from daer.server import protocol as p
 from daer.server.bounds import RoomConfig
 from daer.server.dealing import PendingDeal
-from daer.server.rooms import Conn, RoomManager, token_hash
+from daer.server.manager import RoomManager
+from daer.server.seating import Conn, token_hash
 from daer.store import Store
 
 

@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, text
 
 from daer.engine import new_hand
 from daer.rules import find_rules
-from daer.server.rooms import room_from_row
+from daer.server.manager import room_from_row
 from daer.store import Store
 
 

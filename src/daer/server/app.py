@@ -35,8 +35,10 @@ from daer.server.dealing import fairness_of
 from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
 from daer.server.limits import Limits, address_of
-from daer.server.rooms import Conn, Room, RoomManager, action_codec, token_hash
+from daer.server.manager import RoomManager
+from daer.server.rooms import Room, action_codec
 from daer.server.score_api import calc_routes
+from daer.server.seating import Conn, token_hash
 from daer.store import Store
 
 log = logging.getLogger("daer.server")

@@ -10,7 +10,8 @@ import logging
 import time
 
 from daer.server.limits import Limits
-from daer.server.rooms import EXPIRED, LIVE, RoomManager
+from daer.server.manager import RoomManager
+from daer.server.rooms import EXPIRED, LIVE
 
 log = logging.getLogger("daer.server")
 

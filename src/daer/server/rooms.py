@@ -14,8 +14,6 @@ on offer opens a claim window, closed by the room at least ``claim_window`` seco
 from __future__ import annotations
 
 import asyncio
-import functools
-import hashlib
 import hmac
 import logging
 import secrets
@@ -34,13 +32,14 @@ from daer.engine.match import DealerRule, next_dealer
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind, waits
 from daer.rules.model import Ruleset
-from daer.server import bounds
+from daer.server import clock
 from daer.server import protocol as p
 from daer.server.answering import Answering
-from daer.server.bounds import RoomConfig, RoomError, bot_for, check_config
-from daer.server.dealing import PendingDeal, fairness_of
+from daer.server.bounds import RoomConfig, RoomError, bot_for
+from daer.server.dealing import PendingDeal
 from daer.server.replies import ReplyBook
-from daer.store import ActionRow, RoomRow, SeatRow, Store
+from daer.server.seating import Conn, Seat, close_soon, token_hash
+from daer.store import ActionRow, Store
 
 log = logging.getLogger("daer.server")
 
@@ -53,55 +52,6 @@ CODE_LENGTH = 12
 """Characters of a new room code: 32**12 = 1.2e18 codes (docs/protocol.md, "Limits"); old 5-character
 codes keep working."""
 action_codec = msgspec.json.Decoder(Action)
-
-
-def token_hash(token: str) -> str:
-    """SHA-256 of a seat token (only the hash is stored)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-class Conn:
-    """One WebSocket connection's outbox: the room pushes text, a writer task sends it."""
-
-    def __init__(self, seat: int | None, *, limit: int = 256) -> None:
-        self.seat = seat
-        self.holder: str | None = None
-        """Hash of the token this connection proved at ``hello`` (None: a spectator)."""
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
-        self.overflow = False
-
-    def push(self, text: str | None) -> None:
-        """Queue a frame (None closes); a client too slow to read is dropped, not waited for."""
-        if self.overflow:
-            return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.overflow = True
-
-
-def _close_soon(conns: list[Conn]) -> None:
-    def close() -> None:
-        for c in conns:
-            c.push(None)
-
-    asyncio.get_event_loop().call_soon(close)
-
-
-@dataclass
-class Seat:
-    """A seat of a room (``kind``: human / bot / empty)."""
-
-    seat: int
-    kind: str = "empty"
-    name: str = ""
-    token_hash: str | None = None
-    auto: bool = False
-    online: int = 0
-
-    def row(self) -> SeatRow:
-        """As stored."""
-        return SeatRow(self.seat, self.kind, self.name, self.token_hash, self.auto)
 
 
 @dataclass
@@ -205,7 +155,7 @@ class Room(Answering):
             if conn.seat is not None:
                 self.seats[conn.seat].online = max(0, self.seats[conn.seat].online - 1)
         conn.push(p.encode(p.Closed(zh=zh, en=en)))
-        _close_soon([conn])  # after the answer to the message being handled
+        close_soon([conn])  # after the answer to the message being handled
 
     def evict_stale(self) -> None:
         """Close every connection whose seat changed hands since it proved its token."""
@@ -219,7 +169,7 @@ class Room(Answering):
         self.conns.clear()
         for c in conns:
             c.push(p.encode(p.Closed(zh=zh, en=en)))
-        _close_soon(conns)
+        close_soon(conns)
 
     # -- messages ------------------------------------------------------------------------------
     def info(self, seat: int | None) -> p.RoomInfo:
@@ -389,6 +339,8 @@ class Room(Answering):
         row = self.store.load_room(self.code)
         if row is None:
             return
+        from daer.server.manager import room_from_row  # noqa: PLC0415 (the manager builds rooms: it imports this module)
+
         fresh = room_from_row(row, self.store, self.bot_delay)
         for name in ("seats", "scores", "dealer", "hands_played", "status", "version", "state", "hand_id",
                      "hand_start", "marks", "epoch", "legal", "deadlines", "replies", "bots", "auto_bots",
@@ -523,234 +475,10 @@ class Room(Answering):
         self.bots = {s.seat: bot_for(self.config.bot, self.rules, f"{self.code}:{s.seat}") for s in self.seats}
         self.auto_bots = {s.seat: bot_for("heuristic", self.rules, f"{self.code}:auto{s.seat}") for s in self.seats}
 
-    # -- the clock: bots, 托管, next hand ---------------------------------------------------------
+    # -- the clock: bots, 托管, next hand (daer.server.clock) --------------------------------------
     def schedule(self) -> None:
         """Arrange the next thing the server itself does for this room."""
-        if self.handle is not None:
-            self.handle.cancel()
-            self.handle = None
-        if self.thinking:
-            return  # the bot's answer reschedules
-        loop = asyncio.get_event_loop()
-        if self.status == "playing" and self.state is not None:
-            if self.state.window_complete():  # held at least claim_window after it opened
-                wait = self.claim_window - (time.monotonic() - self.opened)
-                self.handle = loop.call_later(max(0.0, wait), self._tick)
-                return
-            acting = self.state.to_act()
-            if any(self.seats[s].kind == "bot" or self.seats[s].auto or s in self.standin for s in acting):
-                self.handle = loop.call_later(self.bot_delay, self._tick)
-                return
-            dls = [self.deadlines[s] for s in acting if s in self.deadlines]
-            if dls:
-                self.handle = loop.call_later(max(0.0, min(dls) - time.monotonic()), self._tick)
-        elif self.status == "between":
-            humans = {s.seat for s in self.seats if s.kind == "human" and not s.auto}
-            if humans <= self.ready:
-                self.handle = loop.call_later(self.bot_delay, self._tick)
-            elif self.config.timer > 0:
-                self.handle = loop.call_later(self.config.timer, self._tick)
-
-    def _tick(self) -> None:
-        self.handle = None
-        try:
-            self._step()
-        except Exception:
-            log.exception("room %s: step failed", self.code)
+        clock.schedule(self)
 
     def _step(self) -> None:
-        if self.status == "between":
-            self.deal()
-            return
-        st = self.state
-        if self.status != "playing" or st is None:
-            return
-        if st.window_complete():
-            self.close_window()
-            return
-        now = time.monotonic()
-        expired = [s for s in st.to_act() if s in self.deadlines and self.deadlines[s] <= now]
-        if expired and st.phase == "claim":
-            # a seat that lets a claim window run out is answered for by its 托管 bot this once, quietly: the
-            # 托管 badge is public, and showing it now would tell the table that this seat had an option
-            self.standin.update(expired)
-            for s in expired:
-                del self.deadlines[s]
-        elif expired:
-            for s in expired:
-                self.seats[s].auto = True
-                del self.deadlines[s]
-            self._bump_seats(expired)
-        for s in st.to_act():
-            seat = self.seats[s]
-            if seat.kind == "bot" or seat.auto or s in self.standin:
-                bot = self.bots[s] if seat.kind == "bot" else self.auto_bots[s]
-                view = st.view(s, log=False)
-                # the bot sees only a frozen view, so it can think in a worker thread
-                self.thinking = True
-                self.think += 1
-                loop = asyncio.get_event_loop()
-                # search bots think in their own small pool: hard rooms cannot hold the other rooms' workers
-                future = loop.run_in_executor(bounds.pool_for(bot), bot.choose, view)
-                self.future = future
-                v, n = self.version, self.think
-                future.add_done_callback(functools.partial(self._chosen, seat=s, view=view, version=v, think=n))
-                self.watchdog = loop.call_later(bounds.BOT_HARD_CAP, functools.partial(
-                    self._overdue, seat=s, view=view, version=v, think=n))
-                return
-        self.schedule()
-
-    def _overdue(self, *, seat: int, view: View, version: int, think: int) -> None:
-        """A bot did not answer within the server's hard cap: play the heuristic bot's choice instead."""
-        self.watchdog = None
-        if not self.thinking or think != self.think:
-            return
-        log.warning("room %s: bot overdue at seat %d; playing the heuristic choice", self.code, seat)
-        self.think += 1  # its late answer is ignored
-        if self.future is not None:
-            self.future.cancel()  # a choice still queued for a worker never starts
-        self.thinking = False
-        try:
-            action = self.auto_bots[seat].choose(view)
-        except Exception:
-            log.exception("room %s: fallback bot failed", self.code)
-            action = view.legal[0]
-        self._play_bot(action, seat=seat, view=view, version=version)
-
-    def _chosen(self, future: asyncio.Future[Action], *, seat: int, view: View, version: int, think: int) -> None:
-        """A bot's choice is back: play it if nothing moved meanwhile, else look again."""
-        if think != self.think:
-            return  # too late: the watchdog played for it
-        if self.watchdog is not None:
-            self.watchdog.cancel()
-            self.watchdog = None
-        self.thinking = False
-        try:
-            action = future.result()
-        except Exception:
-            log.exception("room %s: bot failed", self.code)
-            action = view.legal[0]
-        self._play_bot(action, seat=seat, view=view, version=version)
-
-    def _play_bot(self, action: Action, *, seat: int, view: View, version: int) -> None:
-        try:
-            if self.status == "playing" and self.state is not None and self.version == version:
-                if action not in view.legal:
-                    action = view.legal[0]
-                self.commit_action(action, seat, None)
-                return
-        except Exception:
-            log.exception("room %s: bot action failed", self.code)
-        self.schedule()
-
-
-class RoomManager:
-    """All rooms of one server process, loaded from the store at start."""
-
-    def __init__(self, store: Store, *, bot_delay: float = 0.6, claim_window: float = 0.0) -> None:
-        self.store = store
-        self.bot_delay = bot_delay
-        self.claim_window = claim_window
-        self.rooms: dict[str, Room] = {}
-
-    def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms and self.store.load_room(code) is None:
-                return code
-
-    def live_rooms(self) -> list[Room]:
-        """Rooms in memory that are waiting, playing or between hands."""
-        return [r for r in self.rooms.values() if r.status in LIVE]
-
-    def create(self, cfg: RoomConfig, name: str, *, creator: str = "") -> tuple[Room, int, str]:
-        """A new room with its creator at seat 0 (the host); returns (room, seat, token).
-
-        Everything is checked before anything is stored: a refused room leaves no row behind.
-        """
-        rules = check_config(cfg)
-        code = self._new_code()
-        n = rules.table.seats
-        first = PendingDeal.fresh(n)
-        room = Room(code=code, config=cfg, rules=rules, store=self.store, bot_delay=self.bot_delay,
-                    seats=[Seat(i) for i in range(n)], scores=[0] * n, creator=creator,
-                    pending=first, claim_window=self.claim_window)
-        token = secrets.token_urlsafe(18)
-        host = room.seats[0]
-        host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", token_hash(token)
-        self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
-                               scores=msgspec.json.encode(room.scores).decode(), dealer=0,
-                               seats=[s.row() for s in room.seats], deal_seed=first.seed)
-        self.rooms[code] = room
-        return room, 0, token
-
-    def get(self, code: str) -> Room | None:
-        """A room by code (loaded from the store if this process has not seen it yet; None if expired)."""
-        code = code.strip().upper()
-        if code in self.rooms:
-            return self.rooms[code]
-        row = self.store.load_room(code) if 3 <= len(code) <= 16 else None
-        if row is None or row.status == EXPIRED:
-            return None
-        try:
-            room = room_from_row(row, self.store, self.bot_delay)
-            room.claim_window = self.claim_window
-        except (RoomError, msgspec.ValidationError, msgspec.DecodeError) as exc:
-            # stored before today's bounds (e.g. a bot with no time cap): closed, never resumed
-            log.warning("room %s no longer valid (%s); closing it", code, exc)
-            self.store.update_room(code, status=EXPIRED)
-            return None
-        self.rooms[code] = room
-        return room
-
-    def restore_all(self) -> int:
-        """Load every room that was waiting or playing (re-validated) and restart its clock; returns how many."""
-        for code in self.store.room_codes():
-            room = self.get(code)
-            if room is not None:
-                room.schedule()
-        return len(self.rooms)
-
-
-def room_from_row(row: RoomRow, store: Store, bot_delay: float) -> Room:
-    """A room rebuilt from the store: the current hand replayed action by action."""
-    cfg = msgspec.json.decode(row.config, type=RoomConfig)
-    rules = check_config(cfg)
-    room = Room(code=row.code, config=cfg, rules=rules, store=store, bot_delay=bot_delay,
-                seats=[Seat(s.seat, s.kind, s.name, s.token_hash, s.auto) for s in row.seats],
-                scores=msgspec.json.decode(row.scores, type=list[int]), dealer=row.dealer,
-                hands_played=row.hands_played, status=row.status, version=row.version,
-                ready=set(msgspec.json.decode(row.ready or "[]", type=list[int])),
-                pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
-    if room.pending is None and room.status in ("waiting", "between"):  # stored before verifiable deals
-        room.pending = PendingDeal.fresh(len(room.seats))
-        store.update_room(row.code, deal_seed=room.pending.seed)
-    h = row.hand
-    if h is not None:
-        st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer, hold=True)
-        room.hand_id = h.id
-        room.fair = fairness_of(h)
-        room._install(st, h.start_version)
-        for a in h.actions:
-            # the windows closed before this action (not stored: each was a public step just before it)
-            closed = []
-            while st.window_complete():
-                st.close_window()
-                closed.append(len(st.log))
-            public = st.phase != "claim"
-            top = a.version - 1 if public else a.version
-            room.marks += [(top - len(closed) + 1 + i, n, None) for i, n in enumerate(closed)]
-            st.apply(action_codec.decode(a.payload))
-            room.marks.append((a.version, len(st.log), None if public else a.seat))
-        last = max((v for v, _, _ in room.marks), default=h.start_version)
-        while st.window_complete():  # closed before the restart, or due: a restart does not wait for it
-            st.close_window()
-            last += 1
-            room.marks.append((last, len(st.log), None))
-        room.version = max(room.version, last)
-        if st.over and not h.finished:  # stopped between storing the last action and booking it
-            points, fields = room._book(st)
-            store.update_room(row.code, **fields)
-            room._finish_hand_row(points)
-        room._refresh_legal()
-    return room
+        clock.step(self)

@@ -1,0 +1,151 @@
+"""The clock of a room (its driver): bots choosing in worker threads, turn timers and 托管, claim windows
+closed after their minimum time, the next hand dealt.
+
+Functions of a :class:`daer.server.rooms.Room`: the room holds the state, this module decides *when* the
+server itself acts for it.  A bot sees only a frozen view, so it thinks off the event loop (search bots in
+their own small pool, :func:`daer.server.bounds.pool_for`), under the server's hard cap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from daer.engine import Action
+from daer.engine.views import View
+from daer.server import bounds
+
+if TYPE_CHECKING:
+    from daer.server.rooms import Room
+
+log = logging.getLogger("daer.server")
+
+
+def schedule(room: Room) -> None:
+    """Arrange the next thing the server itself does for this room."""
+    if room.handle is not None:
+        room.handle.cancel()
+        room.handle = None
+    if room.thinking:
+        return  # the bot's answer reschedules
+    loop = asyncio.get_event_loop()
+    if room.status == "playing" and room.state is not None:
+        if room.state.window_complete():  # held at least claim_window after it opened
+            wait = room.claim_window - (time.monotonic() - room.opened)
+            room.handle = loop.call_later(max(0.0, wait), tick, room)
+            return
+        acting = room.state.to_act()
+        if any(room.seats[s].kind == "bot" or room.seats[s].auto or s in room.standin for s in acting):
+            room.handle = loop.call_later(room.bot_delay, tick, room)
+            return
+        dls = [room.deadlines[s] for s in acting if s in room.deadlines]
+        if dls:
+            room.handle = loop.call_later(max(0.0, min(dls) - time.monotonic()), tick, room)
+    elif room.status == "between":
+        humans = {s.seat for s in room.seats if s.kind == "human" and not s.auto}
+        if humans <= room.ready:
+            room.handle = loop.call_later(room.bot_delay, tick, room)
+        elif room.config.timer > 0:
+            room.handle = loop.call_later(room.config.timer, tick, room)
+
+
+def tick(room: Room) -> None:
+    room.handle = None
+    try:
+        step(room)
+    except Exception:
+        log.exception("room %s: step failed", room.code)
+
+
+def step(room: Room) -> None:
+    if room.status == "between":
+        room.deal()
+        return
+    st = room.state
+    if room.status != "playing" or st is None:
+        return
+    if st.window_complete():
+        room.close_window()
+        return
+    now = time.monotonic()
+    expired = [s for s in st.to_act() if s in room.deadlines and room.deadlines[s] <= now]
+    if expired and st.phase == "claim":
+        # a seat that lets a claim window run out is answered for by its 托管 bot this once, quietly: the
+        # 托管 badge is public, and showing it now would tell the table that this seat had an option
+        room.standin.update(expired)
+        for s in expired:
+            del room.deadlines[s]
+    elif expired:
+        for s in expired:
+            room.seats[s].auto = True
+            del room.deadlines[s]
+        room._bump_seats(expired)
+    for s in st.to_act():
+        seat = room.seats[s]
+        if seat.kind == "bot" or seat.auto or s in room.standin:
+            bot = room.bots[s] if seat.kind == "bot" else room.auto_bots[s]
+            view = st.view(s, log=False)
+            # the bot sees only a frozen view, so it can think in a worker thread
+            room.thinking = True
+            room.think += 1
+            loop = asyncio.get_event_loop()
+            # search bots think in their own small pool: hard rooms cannot hold the other rooms' workers
+            future = loop.run_in_executor(bounds.pool_for(bot), bot.choose, view)
+            room.future = future
+            v, n = room.version, room.think
+            future.add_done_callback(functools.partial(chosen, room, seat=s, view=view, version=v, think=n))
+            room.watchdog = loop.call_later(bounds.BOT_HARD_CAP, functools.partial(
+                overdue, room, seat=s, view=view, version=v, think=n))
+            return
+    schedule(room)
+
+
+def overdue(room: Room, *, seat: int, view: View, version: int, think: int) -> None:
+    """A bot did not answer within the server's hard cap: play the heuristic bot's choice instead."""
+    room.watchdog = None
+    if not room.thinking or think != room.think:
+        return
+    log.warning("room %s: bot overdue at seat %d; playing the heuristic choice", room.code, seat)
+    room.think += 1  # its late answer is ignored
+    if room.future is not None:
+        room.future.cancel()  # a choice still queued for a worker never starts
+    room.thinking = False
+    try:
+        action = room.auto_bots[seat].choose(view)
+    except Exception:
+        log.exception("room %s: fallback bot failed", room.code)
+        action = view.legal[0]
+    play_bot(room, action, seat=seat, view=view, version=version)
+
+
+def chosen(
+    room: Room, future: asyncio.Future[Action], *, seat: int, view: View, version: int, think: int,
+) -> None:
+    """A bot's choice is back: play it if nothing moved meanwhile, else look again."""
+    if think != room.think:
+        return  # too late: the watchdog played for it
+    if room.watchdog is not None:
+        room.watchdog.cancel()
+        room.watchdog = None
+    room.thinking = False
+    try:
+        action = future.result()
+    except Exception:
+        log.exception("room %s: bot failed", room.code)
+        action = view.legal[0]
+    play_bot(room, action, seat=seat, view=view, version=version)
+
+
+def play_bot(room: Room, action: Action, *, seat: int, view: View, version: int) -> None:
+    try:
+        if room.status == "playing" and room.state is not None and room.version == version:
+            if action not in view.legal:
+                action = view.legal[0]
+            room.commit_action(action, seat, None)
+            return
+    except Exception:
+        log.exception("room %s: bot action failed", room.code)
+    schedule(room)
