@@ -212,6 +212,9 @@ def _run(tmp_path: Path, db_url: str, kills: int) -> dict[str, int]:
             if finished:
                 code, tokens = _table(srv)
                 players = [Player(s, t) for s, t in enumerate(tokens)]
+    except BaseException:
+        print(srv.log.read_text(errors="replace")[-4000:])  # the server's side of a failure
+        raise
     finally:
         srv.stop()
     return {"kills": kills, "acked": len(table.acked), "lost": lost, "stored_unacked": in_flight,
