@@ -8,6 +8,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,11 @@ def rooms_stored(server: Server) -> int:
         ({"config": {"overrides": {"win.instant_longs": 2}}}, "bad_overrides"),
         ({"config": {"overrides": {"scoring.mode": "mingtang"}}}, "bad_overrides"),
         ({"config": {"overrides": {"scoring.money.unit": 10**9}}}, "bad_overrides"),
-        ({"config": {"overrides": {"play.guo_zhang": 1.5}}}, "bad_config"),
+        ({"config": {"overrides": {"scoring.money.unit": 0.001}}}, "bad_overrides"),
+        ({"config": {"overrides": {"scoring.money.unit": 0}}}, "bad_overrides"),
+        ({"config": {"overrides": {"scoring.money.unit": "五毛"}}}, "bad_overrides"),
+        ({"config": {"overrides": {"scoring.money.unit": "nan"}}}, "bad_overrides"),
+        ({"config": {"overrides": {"play.guo_zhang": 1.5}}}, "bad_overrides"),
         ({"config": {"overrides": {"x" * 65: True}}}, "bad_config"),
         ({"config": {"hands": 0}}, "bad_hands"),
         ({"config": {"hands": 65}}, "bad_hands"),
@@ -80,6 +85,8 @@ def test_each_bound_is_refused_whole_in_chinese_then_english_and_nothing_is_stor
 
 @pytest.mark.parametrize("config", [
     {"overrides": {"play.guo_zhang": False, "win.min_hu": 15, "scoring.mode": "money", "scoring.money.unit": 5}},
+    {"overrides": {"scoring.mode": "money", "scoring.money.unit": 0.5}},
+    {"overrides": {"scoring.mode": "money", "scoring.money.unit": "0.5"}},
     {"bot": "search:2000"}, {"bot": "hard"}, {"bot": "easy"}, {"hands": 64, "timer": 600},
     {"rules": "paohuzi", "overrides": {"scoring.huayang.self_drawn_deng": 2}},
 ])
@@ -101,6 +108,15 @@ def test_the_options_players_may_change_are_served_per_preset_with_type_range_de
     assert luzhou["win.min_hu"]["min"] == 5 and luzhou["win.min_hu"]["max"] == 40
     assert "scoring.money.unit" not in {o["path"] for o in opts["house"]["luzhou-mingtang"]}
     assert opts["bounds"]["hands"] == [1, 64] and opts["bounds"]["search_worlds"] == bounds.MAX_SEARCH_WORLDS
+
+
+@pytest.mark.parametrize("unit", [0.5, "0.5", "2.50", 3])
+def test_a_wumao_base_is_a_house_rule_players_may_choose(unit: object) -> None:
+    """000_…: 「少的可以五毛钱」 — a room may play for 0.5 元 a 棒, counted exactly (in 分, never float)."""
+    cfg = RoomConfig(rules="luzhou", overrides={"scoring.mode": "money", "scoring.money.unit": unit})
+    rules = bounds.check_config(cfg)
+    assert rules.scoring.money.unit == Decimal(str(unit))
+    assert rules.scoring.money.unit_fen == int(Decimal(str(unit)) * 100)
 
 
 @pytest.mark.parametrize("preset", preset_names())

@@ -34,7 +34,8 @@ class HouseOption(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
     path: str
     """Dotted path in the ruleset (``play.guo_zhang``)."""
-    type: Literal["bool", "int", "choice"]
+    type: Literal["bool", "int", "yuan", "choice"]
+    """``yuan``: an amount of money in 元, whole 分 (0.5 = 五毛), as a JSON number or a decimal string."""
     zh: str
     """Chinese label."""
     en: str
@@ -53,6 +54,8 @@ class HouseOption(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
         value = _scalar(value)  # a preset's whole-元 基数 (a Decimal) checks as an int
         if self.type == "bool":
             return None if isinstance(value, bool) else f"{self.path} 须是 true/false (must be a boolean)"
+        if self.type == "yuan":
+            return _check_yuan(self.path, value, self.min, self.max)
         if self.type == "int":
             lo, hi = self.min, self.max
             if not isinstance(value, int) or isinstance(value, bool) or (lo is not None and value < lo) or (
@@ -103,6 +106,23 @@ def house_options(preset: str) -> tuple[HouseOption, ...]:
     rules = find_rules(preset)
     return tuple(o for o in all_house_options()
                  if all(value_at(rules, k) in vals for k, vals in o.when.items()))
+
+
+def _check_yuan(path: str, value: object, lo: int | None, hi: int | None) -> str | None:
+    """None when ``value`` is an amount of 元 in whole 分 within [lo, hi], else the reason (「少的可以五毛钱」)."""
+    bad = (f"{path} 须是大于 0、不超过 {hi} 元、到分为止的钱数，如 0.5 "
+           f"(must be more than 0 and at most {hi} yuan, in whole fen, e.g. 0.5)")
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return bad
+    try:
+        amount = Decimal(str(value).strip())
+    except ArithmeticError:
+        return bad
+    if not amount.is_finite() or (amount * 100) != (amount * 100).to_integral_value():
+        return bad
+    if amount <= 0 or (lo is not None and amount < lo) or (hi is not None and amount > hi):
+        return bad
+    return None
 
 
 def _scalar(value: Any) -> Scalar:

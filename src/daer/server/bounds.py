@@ -69,7 +69,7 @@ class RoomConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     """Options chosen when the room is created."""
 
     rules: Short = "luzhou"
-    overrides: dict[OptionPath, bool | int | str] = msgspec.field(default_factory=dict)
+    overrides: dict[OptionPath, bool | int | float | str] = msgspec.field(default_factory=dict)
     """House-rule options (``daer.rules.house``: only the listed ones, each within its range)."""
     hands: int = 8
     timer: float = 30.0
