@@ -143,3 +143,24 @@ def test_the_lobby_links_to_the_calculator(server: Server, page: Page) -> None:
     page.click("#calclink")
     page.wait_for_url("**/calc")
     page.wait_for_selector(".picker .card")
+
+
+def test_a_wumao_base_set_in_the_house_rules_pays_what_the_cli_pays(server: Server, page: Page) -> None:
+    """000_…: 「以1块钱为基数，叫1块钱1棒，少的可以五毛钱」 — the 基数 field takes 0.5 and the payments follow it."""
+    page.goto(f"{server.url}/calc")
+    tap(page, "hand", SEED_HAND)
+    tap(page, "peng", "叁")
+    tap(page, "win", "三")
+    page.select_option("#seat", "1")
+    page.click("#house summary")
+    page.select_option("select[data-opt='scoring.mode']", '"money"')
+    page.eval_on_selector("#house", "d => { d.open = true; }")  # the panel is drawn again after a change
+    page.fill("input[data-opt='scoring.money.unit']", "0.5")
+    page.dispatch_event("input[data-opt='scoring.money.unit']", "change")
+    page.wait_for_function("() => location.search.includes('0.5')")
+    got = shown(page)
+    options = {"scoring.mode": "money", "scoring.money.unit": "0.5"}
+    want = expected(cli({**SEED_REQUEST, "options": options}))
+    whole = expected(cli({**SEED_REQUEST, "options": {**options, "scoring.money.unit": "1"}}))
+    assert got == want
+    assert want != whole  # the base really changed what is paid

@@ -226,6 +226,8 @@ function render() {
     if (o.type === "bool") return h("label", { class: "check" }, h("input", { type: "checkbox", "data-opt": o.path, checked: !!val, onchange: (e) => set(e.target.checked) }), label);
     if (o.type === "int") return h("label", { class: "opt" }, label, h("input", { type: "number", "data-opt": o.path, min: o.min, max: o.max, value: val,
       onchange: (e) => set(Math.round(+e.target.value)) }));
+    if (o.type === "yuan") return h("label", { class: "opt" }, label, h("input", { type: "number", "data-opt": o.path, min: 0.01, max: o.max, step: 0.01, value: val,
+      onchange: (e) => set(e.target.value === String(o.default) ? o.default : e.target.value) }));  // 元 to the 分, sent as a decimal string (五毛 = "0.5")
     return h("label", { class: "opt" }, label, h("select", { "data-opt": o.path, onchange: (e) => set(JSON.parse(e.target.value)) },
       o.values.map((v) => h("option", { value: JSON.stringify(v), selected: v === val }, String(v)))));
   });
