@@ -6,7 +6,10 @@ Deal ``i`` is shuffled from ``random.Random(f"{seed}:{i}")`` with the dealer at 
 one fills the rest (``search,heuristic`` → search against two heuristics).  Every
 deal is replayed once in each *distinct arrangement* of that line-up, so each
 bot plays each position of each deal equally often and the luck of the cards
-cancels.
+cancels.  Each bot is seeded from ``(seed, deal, bot, position)`` and made afresh for
+each deal, so a deal is an independent unit of work: ``--workers N`` and ``--ray``
+play the deals elsewhere (:mod:`daer.bots.spread`) and fold them in deal order, with
+the same results as one process (only the timings differ).
 
 A bot's score on a deal is its mean points over the hands it played in that deal;
 the table reports the mean over deals with a 95% confidence interval (normal
@@ -17,6 +20,7 @@ comparison: far tighter than the two intervals apart).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field
 
 from daer.bots import make_bot
 from daer.bots.base import Bot
+from daer.bots.spread import spread
 from daer.engine.record import new_hand
 from daer.rules.model import Ruleset
 from daer.scoring import seats_of
@@ -147,14 +152,119 @@ def _num(x: float) -> float | None:
     return None if math.isinf(x) else round(x, 4)
 
 
+@dataclass(frozen=True)
+class DealResult:
+    """What one deal (in every arrangement) gave each bot: the unit of work of the arena.
+
+    Lists are indexed like the bot names given to :func:`play_deal`.
+    """
+
+    deal: int
+    per_hand: tuple[float, ...]
+    """Each bot's mean points over the hands it played in this deal."""
+    hands: tuple[int, ...]
+    wins: tuple[int, ...]
+    points: tuple[int, ...]
+    decisions: tuple[int, ...]
+    think: tuple[float, ...]
+    think_max: tuple[float, ...]
+
+
+def play_deal(rules: Ruleset, names: Sequence[str], lus: Sequence[tuple[str, ...]], seed: int | str,
+              deal: int) -> DealResult:
+    """Play deal ``deal`` once in each arrangement ``lus`` of the bots ``names``.
+
+    Everything random comes from ``(seed, deal)``: the shuffle from ``f"{seed}:{deal}"``
+    and each bot from ``f"{seed}:{deal}:{name}:{position}"`` (one bot a position, kept
+    over the arrangements of this deal), so a deal gives the same result in any
+    process, in any order — what lets ``daer arena --workers``/``--ray`` split the deals.
+    """
+    index = {b: i for i, b in enumerate(names)}
+    n = len(names)
+    sums, counts = [0.0] * n, [0] * n
+    hands, wins, points, decisions = [0] * n, [0] * n, [0] * n, [0] * n
+    think, think_max = [0.0] * n, [0.0] * n
+    cache: dict[tuple[str, int], Bot] = {}
+
+    def bot(name: str, pos: int) -> Bot:
+        key = (name, pos)
+        if key not in cache:
+            cache[key] = make_bot(name, f"{seed}:{deal}:{name}:{pos}", rules=rules)
+        return cache[key]
+
+    dealer = deal % rules.table.seats
+    order, _ = seats_of(rules, dealer)
+    for lu in lus:
+        seat_bot = {seat: lu[pos] for pos, seat in enumerate(order)}
+        seat_obj = {seat: bot(lu[pos], pos) for pos, seat in enumerate(order)}
+        state = new_hand(rules, seed=f"{seed}:{deal}", dealer=dealer)
+        while not state.over:
+            seat = state.to_act()[0]
+            view = state.view(seat, log=False)
+            t = time.perf_counter()
+            action = seat_obj[seat].choose(view)
+            dt = time.perf_counter() - t
+            if len(view.legal) > 1:
+                i = index[seat_bot[seat]]
+                decisions[i] += 1
+                think[i] += dt
+                think_max[i] = max(think_max[i], dt)
+            state.apply(action)
+        assert state.result is not None
+        for seat, name in seat_bot.items():
+            i = index[name]
+            p = state.result.points[seat]
+            sums[i] += p
+            counts[i] += 1
+            hands[i] += 1
+            points[i] += p
+            wins[i] += state.result.winner == seat
+    return DealResult(
+        deal=deal,
+        per_hand=tuple(sums[i] / counts[i] for i in range(n)),
+        hands=tuple(hands), wins=tuple(wins), points=tuple(points), decisions=tuple(decisions),
+        think=tuple(think), think_max=tuple(think_max),
+    )
+
+
+def play_deals(rules: Ruleset, names: Sequence[str], lus: Sequence[tuple[str, ...]], seed: int | str,
+               deals: Sequence[int]) -> list[DealResult]:
+    """:func:`play_deal` for several deals, in order (one task of a pool or of Ray)."""
+    return [play_deal(rules, names, lus, seed, d) for d in deals]
+
+
+def add_deal(stats: ArenaStats, r: DealResult) -> None:
+    """Fold one deal's result into the totals (call in deal order: the means and CIs are then exact)."""
+    for i, b in enumerate(stats.bots):
+        b.score.add(r.per_hand[i])
+        b.hands += r.hands[i]
+        b.wins += r.wins[i]
+        b.points += r.points[i]
+        b.decisions += r.decisions[i]
+        b.think += r.think[i]
+        b.think_max = max(b.think_max, r.think_max[i])
+    for (i, j), s in stats.diffs.items():
+        s.add(r.per_hand[i] - r.per_hand[j])
+    stats.deals += 1
+
+
 def arena(
     rules: Ruleset,
     bot_names: Sequence[str],
     deals: int,
     seed: int | str = 0,
     progress: Callable[[int, ArenaStats], None] | None = None,
+    *,
+    workers: int = 1,
+    ray: str | None = None,
 ) -> ArenaStats:
-    """Play ``deals`` deals, each in every arrangement of the bots, and collect the duplicate statistics."""
+    """Play ``deals`` deals, each in every arrangement of the bots, and collect the duplicate statistics.
+
+    ``workers`` > 1 spreads the deals over that many processes; ``ray`` (an address,
+    or ``"local"`` to start a local instance) runs them as Ray tasks instead.  Either
+    way the results are folded in deal order, so everything but the timings is
+    identical to one process for the same seed.
+    """
     names = list(dict.fromkeys(bot_names))
     if len(names) != len(bot_names):
         raise ValueError("机器人不能重复 (name each bot once)")
@@ -162,54 +272,11 @@ def arena(
     lus = lineups(names, players)
     stats = ArenaStats(rules=rules.name, seed=seed, lineups=lus, bots=[BotStats(b) for b in names])
     stats.diffs = {(i, j): Series() for i in range(len(names)) for j in range(i + 1, len(names))}
-    index = {b: i for i, b in enumerate(names)}
-    cache: dict[tuple[str, int], Bot] = {}
-
-    def bot(name: str, pos: int) -> Bot:
-        key = (name, pos)
-        if key not in cache:
-            cache[key] = make_bot(name, f"{seed}:{name}:{pos}", rules=rules)
-        return cache[key]
-
     start = time.perf_counter()
-    for d in range(deals):
-        dealer = d % rules.table.seats
-        order, _ = seats_of(rules, dealer)
-        sums = [0.0] * len(names)
-        counts = [0] * len(names)
-        for lu in lus:
-            seat_bot = {seat: lu[pos] for pos, seat in enumerate(order)}
-            seat_obj = {seat: bot(lu[pos], pos) for pos, seat in enumerate(order)}
-            state = new_hand(rules, seed=f"{seed}:{d}", dealer=dealer)
-            while not state.over:
-                seat = state.to_act()[0]
-                view = state.view(seat, log=False)
-                t = time.perf_counter()
-                action = seat_obj[seat].choose(view)
-                dt = time.perf_counter() - t
-                if len(view.legal) > 1:
-                    bs = stats.bots[index[seat_bot[seat]]]
-                    bs.decisions += 1
-                    bs.think += dt
-                    bs.think_max = max(bs.think_max, dt)
-                state.apply(action)
-            assert state.result is not None
-            for seat, name in seat_bot.items():
-                i = index[name]
-                p = state.result.points[seat]
-                sums[i] += p
-                counts[i] += 1
-                bs = stats.bots[i]
-                bs.hands += 1
-                bs.points += p
-                bs.wins += state.result.winner == seat
-        per = [sums[i] / counts[i] for i in range(len(names))]
-        for i, b in enumerate(stats.bots):
-            b.score.add(per[i])
-        for (i, j), s in stats.diffs.items():
-            s.add(per[i] - per[j])
-        stats.deals += 1
+    work = functools.partial(play_deals, rules, tuple(names), tuple(lus), seed)
+    for r in spread(work, deals, workers=workers, ray=ray):
+        add_deal(stats, r)
         stats.seconds = time.perf_counter() - start
         if progress is not None:
-            progress(d + 1, stats)
+            progress(stats.deals, stats)
     return stats

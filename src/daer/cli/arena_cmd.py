@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from daer.bots.arena import ArenaStats, arena
+from daer.bots.spread import SpreadError, ray_module
 from daer.cli.options import bot_list, ruleset_option
 
 
@@ -22,6 +23,9 @@ def arena_cmd(
     seed: Annotated[int, typer.Option(help="种子 seed")] = 0,
     rules: Annotated[str, typer.Option(help="规则 preset name or TOML file")] = "luzhou",
     as_json: Annotated[bool, typer.Option("--json", help="输出 JSON summary")] = False,
+    workers: Annotated[int, typer.Option(help="进程数 processes to spread the deals over (same results)")] = 1,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", help="Ray 集群地址 cluster address, or 'local' to start one (pip install 'daer[ray]')")] = None,
 ) -> None:
     """复式比赛 — duplicate matches: the same deals with the bots rotated through the seats."""
     names = bot_list(bots)
@@ -32,15 +36,27 @@ def arena_cmd(
         raise typer.BadParameter(f"需要 2 到 {ruleset.table.players} 个机器人 (give 2 to {ruleset.table.players} bots)")
     if hands < 1:
         raise typer.BadParameter("--hands 至少 1 (at least one deal)")
-    if as_json:
-        stats = arena(ruleset, names, hands, seed)
-        typer.echo(json.dumps(stats.to_json(), ensure_ascii=False))
-        return
-    console = Console()
-    with Progress(TextColumn("复式 duplicate"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, transient=True) as progress:
-        task = progress.add_task("arena", total=hands)
-        stats = arena(ruleset, names, hands, seed, progress=lambda i, _s: progress.update(task, completed=i))
+    if workers < 1:
+        raise typer.BadParameter("--workers 至少 1 (at least one process)")
+    if ray is not None:
+        try:
+            ray_module()
+        except SpreadError as exc:
+            raise typer.BadParameter(str(exc)) from exc
+    try:
+        if as_json:
+            stats = arena(ruleset, names, hands, seed, workers=workers, ray=ray)
+            typer.echo(json.dumps(stats.to_json(), ensure_ascii=False))
+            return
+        console = Console()
+        with Progress(TextColumn("复式 duplicate"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=console, transient=True) as progress:
+            task = progress.add_task("arena", total=hands)
+            stats = arena(ruleset, names, hands, seed, progress=lambda i, _s: progress.update(task, completed=i),
+                          workers=workers, ray=ray)
+    except SpreadError as exc:
+        typer.echo(f"错误 error: {exc}", err=True)
+        raise typer.Exit(1) from exc
     console.print(arena_tables(stats))
 
 
