@@ -169,6 +169,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     async def page(_request: Request) -> Response:
         return FileResponse(str(WEB / "index.html"))
 
+    async def favicon(_request: Request) -> Response:
+        # browsers ask for /favicon.ico whatever the page links: the project's SVG icon
+        return FileResponse(str(WEB / "icon.svg"), media_type="image/svg+xml")
+
     async def replay_page(_request: Request) -> Response:
         return FileResponse(str(WEB / "replay.html"))
 
@@ -316,6 +320,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     app = Starlette(
         routes=[
             Route("/", page), Route("/r/{code}", page), Route("/replay/{code}/{number:int}", replay_page),
+            Route("/favicon.ico", favicon),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
             Route("/api/rooms/{code}/hands/{number:int}/record", record),
