@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the page tests share test_table's helpers
 
 from serving import Server
 

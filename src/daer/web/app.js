@@ -2,7 +2,7 @@
 // Everything the rules decide comes from the server: this page offers only view.legal.
 import { card, cardRow, charOf, kindOf } from "./cards.js";
 import { randomEntropy } from "./fairness.js";
-import { lang, setLang, t } from "./i18n.js";
+import { lang, setLang, t, termOfZh } from "./i18n.js";
 
 const $app = document.getElementById("app");
 const S = { code: null, token: null, seat: null, ws: null, v: null, upd: null, sel: null, busy: false,
@@ -37,6 +37,13 @@ function toast(msg) {
 }
 const errText = (e) => (lang === "en" ? `${e.en}` : `${e.zh}（${e.en}）`);
 
+// GET /api/rooms/{code}: resolves when the room exists, throws the server's error ({zh, en}) otherwise
+async function lookup(code) {
+  const res = await fetch(`/api/rooms/${encodeURIComponent(code)}`).catch(() => null);
+  if (res && res.ok) return;
+  throw (res && await res.json().catch(() => null)) || { zh: t("netError"), en: "network error" };
+}
+
 async function api(path, body) {
   const res = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -70,12 +77,25 @@ async function lobby() {
       const r = await api("/api/rooms", { name: name.value, rid, config: { rules: rules.value, hands: +hands.value,
         timer: +timer.value, bot: bot.value, overrides } });
       localStorage.setItem(tokenKey(r.code), r.token);
-      history.pushState({}, "", r.link);
+      history.pushState({ code: r.code }, "", r.link);
       enter(r.code);
     } catch (e) { toast(errText(e)); }
   });
-  const join = () => { const c = code.value.trim().toUpperCase(); if (c) { history.pushState({}, "", `/r/${c}`); enter(c); } };
+  // a typed code is looked up before anything else is asked (no nickname for a room that does not exist)
+  const join = once(async () => {
+    const c = code.value.trim().toUpperCase();
+    if (!c) return;
+    try { await lookup(c); } catch (e) { toast(errText(e)); return; }
+    history.pushState({ code: c }, "", `/r/${c}`);
+    enter(c);
+  });
+  if (location.pathname !== "/") return; // the player went on (forward) while the options loaded
+  const back = S.left && localStorage.getItem(tokenKey(S.left))
+    ? h("div", { class: "panel", id: "backto" }, h("a", { href: `/r/${S.left}`, id: "backlink", onclick: (ev) => {
+      ev.preventDefault(); history.pushState({ code: S.left }, "", `/r/${S.left}`); route(); } }, t("backTo", { code: S.left })))
+    : null;
   $app.replaceChildren(
+    back,
     h("div", { class: "bar" }, h("span", { class: "grow" }, t("title")),
       h("a", { href: "/calc", id: "calclink", class: "calclink" }, t("calc")), langButton()),
     h("div", { class: "panel" }, h("h2", {}, t("create")),
@@ -101,6 +121,15 @@ async function enter(code) {
   S.token = localStorage.getItem(tokenKey(S.code));
   S.upd = null; S.v = null; S.closed = false;
   if (!S.token) {
+    const c = S.code;
+    try { await lookup(c); } catch (e) {
+      if (S.code !== c) return;
+      $app.replaceChildren(
+        h("div", { class: "bar" }, h("span", {}, t("room")), h("span", { class: "code" }, c), h("span", { class: "grow" }), langButton()),
+        h("div", { class: "panel", id: "noroom" }, h("p", {}, errText(e)), h("p", {}, h("a", { href: "/" }, t("toLobby")))));
+      return;
+    }
+    if (S.code !== c || S.token) return;
     const name = h("input", { id: "name", value: localStorage.getItem("daer.name") || "", maxlength: 24 });
     const rid = newRid();
     const join = once(async () => {
@@ -126,7 +155,7 @@ function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   S.ws = ws;
   ws.onopen = () => { S.retry = 0; ws.send(JSON.stringify({ t: "hello", room: S.code, token: S.token, v: S.v })); };
-  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onmessage = (ev) => { if (S.ws === ws) onMessage(JSON.parse(ev.data)); };
   ws.onclose = () => {
     if (S.closed || S.ws !== ws) return;
     document.body.dataset.conn = "lost";
@@ -168,8 +197,9 @@ function onMessage(m) {
 }
 
 // -- rendering --------------------------------------------------------------------------------------
+const spectating = () => S.seat === null || S.seat === undefined;
 const rel = (seat) => {
-  if (S.seat === null || S.seat === undefined) return `${seat + 1}`;
+  if (spectating()) return S.upd?.room.seats[seat]?.name || `${seat + 1}`; // a spectator has no "me": seats by name
   return [t("you"), t("next"), t("across"), t("prev")][(seat - S.seat + 4) % 4];
 };
 const seatName = (room, s) => `${room.seats[s].name || t("emptySeat")}`;
@@ -200,12 +230,30 @@ function waitingRoom(room) {
   return h("div", { class: "panel", id: "waiting" },
     h("p", {}, t("share"), " ", h("b", { class: "code" }, room.code)),
     h("p", { class: "row" }, h("input", { value: link, readonly: true, id: "link" }),
-      h("button", { onclick: () => { navigator.clipboard?.writeText(link); toast(t("copied")); } }, t("copy"))),
+      h("button", { id: "copy", onclick: () => copyLink(link) }, t("copy"))),
     h("h2", {}, t("seatsTitle")),
     h("div", { class: "seatlist" }, room.seats.map((s) => h("div", {}, `${s.seat + 1}. ${s.name || t("emptySeat")}`,
       s.seat === S.seat ? ` (${t("you")})` : "", s.kind === "human" && !s.online ? h("span", { class: "badge off" }, t("offline")) : null))),
     S.seat === room.host ? h("p", {}, h("button", { class: "primary", id: "start", style: "width:100%", onclick: () => cmd("start") }, t("start")))
       : h("p", { class: "muted" }, t("waitingHost")));
+}
+
+// Copy the room link: the Clipboard API where the page is a secure context (https, localhost); on a plain-http
+// LAN address there is none, so the link is selected in its field and copied by execCommand if the browser
+// lets it; the toast says which happened.
+async function copyLink(link) {
+  try {
+    if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(link);
+    toast(t("copied"));
+  } catch {
+    const field = document.getElementById("link");
+    if (!field) return;
+    field.focus(); field.select(); field.setSelectionRange(0, field.value.length);
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+    toast(ok ? t("copied") : t("copySelected"));
+  }
 }
 
 function meldsEl(melds) {
@@ -232,12 +280,12 @@ function table(u) {
   const n = room.seats.length;
   const me = S.seat ?? 0;
   const out = [];
-  for (let i = 1; i < n; i++) {
+  for (let i = spectating() ? 0 : 1; i < n; i++) { // a spectator sees every seat, seat 1 included
     const s = (me + i) % n;
     const seat = room.seats[s];
     const disc = view.discards.filter(([ds]) => ds === s).map(([, k]) => k);
     out.push(h("div", { class: `opp ${view.actor === s && view.phase === "discard" ? "active" : ""}`, "data-seat": s },
-      h("div", { class: "who" }, h("span", { class: "nm" }, `${rel(s)} · ${seat.name}`), ...badges(room, view, s),
+      h("div", { class: "who" }, h("span", { class: "nm" }, spectating() ? `${s + 1} · ${seat.name}` : `${rel(s)} · ${seat.name}`), ...badges(room, view, s),
         h("span", { class: "grow" }), h("span", { class: "muted" }, `${t("hands2")} ${view.hand_sizes[s]} · ${amt(seat.score)}`)),
       meldsEl(view.melds[s]),
       disc.length ? h("div", { class: "discards" }, disc.map((k) => card(k, { size: "mini" }))) : null));
@@ -336,14 +384,14 @@ function actionBar(view, seat) {
 function settlement(u) {
   const { view, room } = u;
   const r = view.result;
-  const name = (s) => `${rel(s)} ${room.seats[s].name}`;
+  const name = (s) => (spectating() ? room.seats[s].name : `${rel(s)} ${room.seats[s].name}`);
   const rows = [];
   if (r.winner === null) rows.push(h("h2", {}, t("draw")));
   else {
     rows.push(h("h2", {}, `${t("winner")}: ${name(r.winner)} · ${r.hu}${t("hu")}`,
       r.flags.length ? ` · ${r.flags.map((f) => t("flags")[f] || f).join(" ")}` : "", r.name ? ` · ${r.name}` : ""));
     if (r.groups.length) rows.push(h("table", { id: "groups" }, r.groups.map(([shape, kinds, hu]) =>
-      h("tr", {}, h("td", {}, shape), h("td", {}, cardRow(kinds, "mid2")), h("td", {}, `${hu}${t("hu")}`)))));
+      h("tr", {}, h("td", {}, termOfZh(shape)), h("td", {}, cardRow(kinds, "mid2")), h("td", {}, `${hu}${t("hu")}`)))));
     rows.push(h("p", {}, `${t("red")} ${r.red} · ${t("deng")} ${r.deng} · ${t("multipliers")}: ${r.multipliers.length ? r.multipliers.join(" ") : "—"} · ${t("factor")} ×${r.factor}`));
   }
   if (room.payments.length) rows.push(h("table", { id: "payments" }, room.payments.map((p) =>
@@ -365,9 +413,20 @@ setInterval(() => {
   if (el && S.deadlineAt) el.textContent = `${Math.max(0, Math.ceil((S.deadlineAt - Date.now()) / 1000))}`;
 }, 500);
 
+// Leave the room's page without leaving the seat: the socket closes for good (no reconnect, no redraw
+// under another URL); forward (or the lobby's link back) enters the room again with the stored token.
+function away() {
+  if (S.ws) { S.ws.onclose = null; S.ws.close(); S.ws = null; }
+  if (S.code) S.left = S.code;
+  S.upd = null; S.v = null; S.code = null; S.seat = null;
+}
+
 function route() {
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
-  if (m) { if (S.upd && S.code === m[1].toUpperCase()) render(); else enter(m[1]); } else lobby();
+  if (m) {
+    if (S.upd && S.ws && S.code === m[1].toUpperCase()) render();
+    else { away(); enter(m[1]); }
+  } else { away(); lobby(); }
 }
 window.addEventListener("popstate", route);
 route();

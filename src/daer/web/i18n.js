@@ -1,11 +1,38 @@
 // Player-facing text: Chinese first, English on the switch.
+// The words of the game, as the terminal says them (src/daer/cli/terms.py TERMS, docs/glossary.md "English
+// words"; tests/web/test_page_bugs.py keeps the two in step): key → [中文, English].
+export const TERMS = {
+  run: ["顺", "run"],
+  jiao: ["绞", "mixed trio"],
+  pair: ["对", "pair"],
+  kan: ["坎", "dealt pong"],
+  peng: ["碰", "pong"],
+  zhao: ["招", "kong"],
+  long: ["垅", "dealt kong"],
+  chi: ["吃", "chow"],
+  wei: ["偎", "wei (drawn pong)"],
+  chou_wei: ["臭偎", "open wei (pong passed up before)"],
+  ti: ["提", "ti (kong from hand)"],
+  pao: ["跑", "pao (kong)"],
+  bi: ["比", "bi (must also lay down)"],
+  dealer: ["庄", "dealer"],
+  dijia: ["底家", "dijia (sits out)"],
+  you: ["你", "you"],
+  huang: ["黄牌", "draw"],
+  hu: ["胡", "hu"],
+  deng: ["等", "deng"],
+};
+const termEn = (key) => TERMS[key][1];
+// seat tags say just "dijia" (glossary); buttons take capitals
+const capital = (w) => w[0].toUpperCase() + w.slice(1);
 const T = {
   zh: {
     title: "大贰 · 网上牌桌", create: "创建房间", join: "加入", joinCode: "房间号", name: "昵称",
     rules: "规则", hands: "局数", timer: "出牌计时（秒，0=不限）", bot: "机器人", bot_easy: "简单", bot_normal: "普通", bot_hard: "困难（每步想一秒）",
     bot_random: "随机", bot_randomish: "半随机", bot_heuristic: "经验型", bot_search: "搜索型", house: "自定规则（每行 key=value）",
     spectate: "观战", start: "开始（空位由机器人补上）", waitingHost: "等待房主开始…", share: "分享房间号或链接：",
-    copy: "复制链接", copied: "已复制", leave: "离开", dissolve: "解散房间", confirmDissolve: "确定解散房间？",
+    copy: "复制链接", copied: "已复制", copySelected: "已选中链接，请长按或按 Ctrl+C 复制",
+    backTo: "回到房间 {code} 的牌桌", toLobby: "回大厅", netError: "网络错误", leave: "离开", dissolve: "解散房间", confirmDissolve: "确定解散房间？",
     confirmLeave: "确定离开？你的座位会交给机器人。", stock: "墩", bottom: "底", you: "我", next: "下家",
     across: "对家", prev: "上家", dealer: "庄", dijia: "底家", auto: "托管", offline: "离线", turn: "出牌",
     deciding: "请选择", waitOthers: "等待其他人…", yourTurn: "轮到你出牌：点一张牌，再点一次打出", waitsHint: "叫牌", hu: "胡",
@@ -23,11 +50,13 @@ const T = {
     rules: "Rules", hands: "Hands", timer: "Turn timer (s, 0 = none)", bot: "Bots", bot_easy: "Easy", bot_normal: "Normal", bot_hard: "Hard (thinks ~1 s a move)",
     bot_random: "Random", bot_randomish: "Randomish", bot_heuristic: "Heuristic", bot_search: "Search", house: "House rules (key=value per line)",
     spectate: "Watch", start: "Start (bots take empty seats)", waitingHost: "Waiting for the host…", share: "Share the code or link:",
-    copy: "Copy link", copied: "Copied", leave: "Leave", dissolve: "Dissolve room", confirmDissolve: "Dissolve the room?",
+    copy: "Copy link", copied: "Copied", copySelected: "Link selected: long-press or Ctrl+C to copy",
+    backTo: "Back to the table of room {code}", toLobby: "To the lobby", netError: "network error", leave: "Leave", dissolve: "Dissolve room", confirmDissolve: "Dissolve the room?",
     confirmLeave: "Leave? A bot takes your seat.", stock: "Stock", bottom: "Bottom", you: "Me", next: "Next",
-    across: "Across", prev: "Previous", dealer: "Dealer", dijia: "Sits out", auto: "Auto", offline: "offline", turn: "to play",
+    across: "Across", prev: "Previous", dealer: "Dealer", dijia: termEn("dijia").replace(/ \(.*\)$/, ""), auto: "Auto", offline: "offline", turn: "to play",
     deciding: "Choose", waitOthers: "Waiting for others…", yourTurn: "Your turn: tap a card, tap again to discard", waitsHint: "Waiting on", hu: "hu",
-    discard: "Discard", pass: "Pass", peng: "Peng", zhao: "Zhao", chi: "Chi", bi: "bi", winHu: "Hu!",
+    discard: "Discard", pass: "Pass", peng: capital(termEn("peng")), zhao: capital(termEn("zhao")), chi: capital(termEn("chi")),
+    bi: "+ bi", winHu: "Hu!",
     resume: "Take back my seat", autoOn: "Auto-play: a bot plays for you", nextHand: "Next hand", ready: "Ready",
     settle: "Settlement", winner: "Winner", draw: "Draw (no winner)", multipliers: "Multipliers", factor: "Factor", deng: "Deng",
     red: "red cards", pays: "pays", total: "Total", finished: "Match over", replay: "Replay", record: "Download record",
@@ -44,3 +73,6 @@ export function t(key, vars = {}) {
   if (typeof s === "string") for (const [k, v] of Object.entries(vars)) s = s.replace(`{${k}}`, v);
   return s;
 }
+// A term the server sends in Chinese (a 列's shape, "顺") in the page's language ("run" in English).
+const BY_ZH = Object.fromEntries(Object.values(TERMS));
+export const termOfZh = (zh) => (lang === "en" ? BY_ZH[zh] ?? zh : zh);
