@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -10,6 +11,21 @@ import typer
 from daer.server.limits import DEFAULT_RATES, Limits, Rate, parse_rate
 
 _DEF = Limits()
+
+
+class MetricsOpt(StrEnum):
+    """Who may read ``/metrics``."""
+
+    local = "local"
+    on = "on"
+    off = "off"
+
+
+class GcOpt(StrEnum):
+    """The garbage collector's settings."""
+
+    tuned = "tuned"
+    default = "default"
 
 
 def _rate(text: str) -> Rate:
@@ -63,6 +79,13 @@ def serve(
     = _DEF.sweep_every,
     allowed_origin: Annotated[list[str] | None, typer.Option(
         help="允许的来源（可重复） allowed Origin, repeatable (default: the Host header's own origin)")] = None,
+    metrics: Annotated[MetricsOpt, typer.Option(
+        help="谁能读 /metrics：local 只有本机且不经代理，on 任何人，off 关闭 who may read /metrics: local = "
+             "loopback peers without a proxy header, on = anyone, off = nobody")] = MetricsOpt.local,
+    gc: Annotated[GcOpt, typer.Option(
+        help="垃圾回收：tuned 恢复房间后冻结、第 0 代阈值 50000；default 不改 the garbage collector: tuned = freeze "
+             "after restoring the rooms and gen-0 threshold 50,000 (short pauses); default = Python's own")]
+    = GcOpt.tuned,
 ) -> None:
     """网上牌桌 — serve the online table (rooms, bots, records) at http://HOST:PORT/."""
     import uvicorn  # noqa: PLC0415 - the server stack loads only for this command
@@ -80,6 +103,7 @@ def serve(
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     url = database_url(db)
-    app = create_app(url, bot_delay=bot_delay, limits=limits, claim_window=claim_window)
+    app = create_app(url, bot_delay=bot_delay, limits=limits, claim_window=claim_window,
+                     metrics=metrics.value, gc_mode=gc.value)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_ping_interval=20)

@@ -36,6 +36,7 @@ from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
 from daer.server.limits import Limits, address_of
 from daer.server.manager import RoomManager
+from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
 from daer.server.rooms import Room, action_codec
 from daer.server.score_api import calc_routes
 from daer.server.seating import Conn, token_hash
@@ -144,9 +145,14 @@ def _hand_number(request: Request) -> int:
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Limits | None = None,
-               claim_window: float = 0.0) -> Starlette:
-    """The app with its store (migrated at start), every unfinished room resumed and the expiry sweep."""
+               claim_window: float = 0.0, metrics: MetricsAccess = "local", gc_mode: GcMode = "default") -> Starlette:
+    """The app with its store (migrated at start), every unfinished room resumed and the expiry sweep.
+
+    ``metrics``: who may read ``/metrics``; ``gc_mode="tuned"``: the collector's threshold raised and the
+    restored rooms frozen (:mod:`daer.server.metrics`; ``daer serve`` tunes by default).
+    """
     state: dict[str, Any] = {}
+    ops = Ops(metrics)
     lim = limits or Limits()
     answers = Answers()
 
@@ -157,10 +163,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        tune_gc(gc_mode)
         store = Store(db_url)
         state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay, claim_window=claim_window)
         n = manager().restore_all()
         log.info("resumed %d rooms", n)
+        freeze_after_restore(gc_mode)
+        watch_gc()
+        ops.started(manager())
         sweeper = asyncio.create_task(sweep_forever(manager(), lim))
         yield
         sweeper.cancel()
@@ -327,6 +337,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             Route("/api/rooms/{code}/hands/{number:int}/replay", replay_steps),
             Route("/api/hands/{rest:path}", moved),
             *calc_routes(lim),
+            *ops.routes(),
             WebSocketRoute("/ws", ws_endpoint),
             Mount("/static", StaticFiles(directory=str(WEB)), name="static"),
         ],
@@ -445,8 +456,10 @@ class Session:
             if seat is None:
                 self.send(p.error("not_seated", "观众不能出牌", "spectators cannot act", id=msg.id, v=room.version))
                 return
+            t0 = time.perf_counter()
             reply = room.act(seat, msg)
             self.send(reply)
+            ACTION_SECONDS.observe(time.perf_counter() - t0)
             if isinstance(reply, p.Error) and reply.code == "stale":
                 self.conn.push(p.encode(room.update_for(seat, msg.v)))
         elif isinstance(msg, p.Command):

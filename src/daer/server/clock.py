@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from daer.engine import Action
 from daer.engine.views import View
 from daer.server import bounds
+from daer.server.metrics import think_timer
 
 if TYPE_CHECKING:
     from daer.server.rooms import Room
@@ -93,7 +94,7 @@ def step(room: Room) -> None:
             room.think += 1
             loop = asyncio.get_event_loop()
             # search bots think in their own small pool: hard rooms cannot hold the other rooms' workers
-            future = loop.run_in_executor(bounds.pool_for(bot), bot.choose, view)
+            future = loop.run_in_executor(bounds.pool_for(bot), think_timer(bot, bot.choose), view)
             room.future = future
             v, n = room.version, room.think
             future.add_done_callback(functools.partial(chosen, room, seat=s, view=view, version=v, think=n))

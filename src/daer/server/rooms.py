@@ -37,6 +37,7 @@ from daer.server import protocol as p
 from daer.server.answering import Answering
 from daer.server.bounds import RoomConfig, RoomError, bot_for
 from daer.server.dealing import PendingDeal
+from daer.server.metrics import ACTIONS
 from daer.server.replies import ReplyBook
 from daer.server.seating import Conn, Seat, close_soon, token_hash
 from daer.store import ActionRow, Store
@@ -299,6 +300,7 @@ class Room(Answering):
             self._reload()
             raise RoomError("store", "服务器保存失败，动作未生效，请重试",
                             "the server could not store the action; nothing changed, try again") from exc
+        ACTIONS.labels(by="server" if client_id is None else "player").inc()
         if ack is not None:
             self.replies.remember(seat, ack.id, ack)
         if private:

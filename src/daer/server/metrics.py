@@ -1,0 +1,220 @@
+"""Operations: ``/healthz``, ``/readyz`` and ``/metrics`` (Prometheus text format, prometheus-client), and the
+collector's tuning (``gc.freeze`` after the rooms are restored, the gen-0 threshold).
+
+What is measured (one process, one registry of its own, so the library's default registry stays untouched):
+
+- ``daer_tables{status}`` and ``daer_connections`` — read from the room manager when scraped;
+- ``daer_actions_total{by}`` — every applied action (``by="player"``: a person's act, ``"server"``: bots,
+  托管 and timeouts); its ``rate()`` is actions per second;
+- ``daer_action_seconds`` — a person's act, from the message received to its ack (verify, store, broadcast);
+- ``daer_store_write_seconds{op}`` — each write of the store (``append_action``, ``update_room`` ...);
+- ``daer_gc_pause_seconds{generation}`` — every collection, timed with :data:`gc.callbacks` (start to stop),
+  and ``daer_gc_pause_max_seconds{generation}``, the longest since start (the start-up collection before the
+  freeze is not counted);
+- ``daer_bot_think_seconds{bot}`` — a bot's ``choose`` in its worker thread;
+- the library's process collector (CPU seconds, resident memory, open files).
+
+``/metrics`` is answered according to ``--metrics``: ``local`` (the default) only to a peer on loopback
+that came with no proxy header (``X-Forwarded-For``, ``Forwarded``, ``X-Real-IP``) — so a reverse proxy
+on the same machine does not publish it; ``on`` to anyone; ``off`` never (404).
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import ipaddress
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+from sqlalchemy import text
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+if TYPE_CHECKING:
+    from daer.server.manager import RoomManager
+    from daer.store import Store
+
+MetricsAccess = Literal["local", "on", "off"]
+GcMode = Literal["tuned", "default"]
+GC_THRESHOLD = (50_000, 20, 100)
+"""``--gc tuned`` (the default): gen-0 collections every 50,000 net allocations instead of 700, so far fewer
+young collections each promote less; with the restored rooms frozen, a full collection walks only what was
+made since start."""
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+ProcessCollector(registry=REGISTRY)
+_FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+_GC = (0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+_THINK = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+ACTIONS = Counter("daer_actions", "Actions applied (by: player = a person's act, server = bots, 托管, timeouts)",
+                  ["by"], registry=REGISTRY)
+ACTION_SECONDS = Histogram("daer_action_seconds", "A person's act, from the message received to its ack",
+                           buckets=_FAST, registry=REGISTRY)
+STORE_SECONDS = Histogram("daer_store_write_seconds", "One write of the store (committed)", ["op"],
+                          buckets=_FAST, registry=REGISTRY)
+GC_SECONDS = Histogram("daer_gc_pause_seconds", "A garbage collection (gc.callbacks start to stop)",
+                       ["generation"], buckets=_GC, registry=REGISTRY)
+GC_MAX = Gauge("daer_gc_pause_max_seconds", "The longest garbage collection since the process started",
+               ["generation"], registry=REGISTRY)
+THINK_SECONDS = Histogram("daer_bot_think_seconds", "A bot choosing an action (in its worker thread)", ["bot"],
+                          buckets=_THINK, registry=REGISTRY)
+for _g in ("0", "1", "2"):  # every generation is listed from the start, even before its first collection
+    GC_SECONDS.labels(generation=_g)
+    GC_MAX.labels(generation=_g)
+for _by in ("player", "server"):
+    ACTIONS.labels(by=_by)
+
+STORE_WRITES = ("create_room", "update_room", "save_reply", "start_hand", "append_action", "finish_hand")
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class _GcTimer:
+    """Times every collection: ``gc.callbacks`` calls it at the start and the stop of each."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.longest: dict[str, float] = {}
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        elif self.started:
+            pause, gen = time.perf_counter() - self.started, str(info["generation"])
+            self.started = 0.0
+            GC_SECONDS.labels(generation=gen).observe(pause)
+            if pause > self.longest.get(gen, 0.0):
+                self.longest[gen] = pause
+                GC_MAX.labels(generation=gen).set(pause)
+
+
+_gc_timer = _GcTimer()
+
+
+def watch_gc() -> None:
+    """Start timing the collector's pauses (once per process)."""
+    if _gc_timer not in gc.callbacks:
+        gc.callbacks.append(_gc_timer)
+
+
+def tune_gc(mode: GcMode) -> None:
+    """``tuned``: raise the gen-0 threshold (:data:`GC_THRESHOLD`); ``default``: leave Python's (700, 10, 10)."""
+    if mode == "tuned":
+        gc.set_threshold(*GC_THRESHOLD)
+
+
+def freeze_after_restore(mode: GcMode) -> None:
+    """``tuned``: move everything alive now (modules, restored rooms) to the permanent generation, which
+    no collection walks again; called once the rooms are restored."""
+    if mode == "tuned":
+        gc.collect()
+        gc.freeze()
+
+
+def timed(hist: Histogram, fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` observed by ``hist`` (seconds, also when it raises)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        t0 = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            hist.observe(time.perf_counter() - t0)
+
+    return wrapper
+
+
+def time_store(store: Store) -> None:
+    """Time every write method of this store (the instance's methods are wrapped; the class is untouched)."""
+    for op in STORE_WRITES:
+        setattr(store, op, timed(STORE_SECONDS.labels(op=op), getattr(store, op)))
+
+
+def think_timer(bot: object, choose: Callable[P, R]) -> Callable[P, R]:
+    """A bot's ``choose`` timed into ``daer_bot_think_seconds``, labelled by the bot's class."""
+    return timed(THINK_SECONDS.labels(bot=type(bot).__name__), choose)
+
+
+class _Live(Collector):
+    """Tables by status and open connections, read from the current manager at each scrape."""
+
+    def __init__(self) -> None:
+        self.manager: RoomManager | None = None
+
+    def collect(self) -> Iterator[Metric]:
+        tables = GaugeMetricFamily("daer_tables", "Rooms in this process's memory, by status", labels=["status"])
+        conns = GaugeMetricFamily("daer_connections", "Open WebSocket connections joined to a room")
+        by: dict[str, int] = {}
+        n = 0
+        if self.manager is not None:
+            for room in list(self.manager.rooms.values()):
+                by[room.status] = by.get(room.status, 0) + 1
+                n += len(room.conns)
+        for status in ("waiting", "playing", "between", *sorted(set(by) - {"waiting", "playing", "between"})):
+            tables.add_metric([status], by.get(status, 0))
+        conns.add_metric([], n)
+        yield tables
+        yield conns
+
+    def describe(self) -> Iterator[Metric]:
+        return iter(())
+
+
+_live = _Live()
+REGISTRY.register(_live)
+
+
+class Ops:
+    """The operations endpoints of one app: ``ready`` is set once its rooms are restored."""
+
+    def __init__(self, access: MetricsAccess = "local") -> None:
+        self.access = access
+        self.ready = False
+        self.store: Store | None = None
+
+    def started(self, manager: RoomManager) -> None:
+        """The rooms are restored: count them, time the store, answer ``/readyz``."""
+        _live.manager = manager
+        self.store = manager.store
+        time_store(manager.store)
+        self.ready = True
+
+    async def healthz(self, _request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    async def readyz(self, _request: Request) -> Response:
+        if not self.ready or self.store is None:
+            return JSONResponse({"ok": False, "why": "starting: rooms not restored yet"}, status_code=503)
+        try:
+            with self.store.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except Exception as exc:  # any driver error means: not ready
+            return JSONResponse({"ok": False, "why": f"store: {type(exc).__name__}"}, status_code=503)
+        return JSONResponse({"ok": True, "rooms": len(_live.manager.rooms) if _live.manager else 0})
+
+    async def metrics(self, request: Request) -> Response:
+        if not self.allowed(request):
+            return JSONResponse({"error": "not_found", "zh": "没有这个页面", "en": "not found"}, status_code=404)
+        return Response(generate_latest(REGISTRY), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    def allowed(self, request: Request) -> bool:
+        """May this request read ``/metrics`` (see the module's docstring)?"""
+        if self.access != "local":
+            return self.access == "on"
+        if any(h in request.headers for h in ("x-forwarded-for", "forwarded", "x-real-ip")):
+            return False
+        host = request.client.host if request.client is not None else ""
+        try:
+            return ipaddress.ip_address(host).is_loopback
+        except ValueError:  # not an address (a test client's made-up name): not loopback
+            return False
+
+    def routes(self) -> list[Route]:
+        return [Route("/healthz", self.healthz), Route("/readyz", self.readyz), Route("/metrics", self.metrics)]
