@@ -5,7 +5,10 @@ Run: ``.venv/bin/python benchmarks/load_table.py --tables 500 --seconds 60``.  I
 itself (a temporary SQLite database, bots paced by ``--bot-delay``), creates one room per client
 (every room: 1 person + 3 bots), lets the clients act after ``--think`` seconds whenever the view offers
 something, and reports: tables held (connected and still moving at the end), p50/p99 latency from
-sending an action to receiving the update that carries it, actions per second and the server's RSS.
+sending an action to receiving the update that carries it, actions per second, the server's RSS, and the
+server's garbage-collection pauses read from its ``/metrics`` (count and p99 over the measured window, the
+longest since start).  ``--gc default`` runs the server with Python's own collector settings instead of
+``daer serve``'s tuned ones (to compare both in one session).
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ from pathlib import Path
 
 import httpx
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
-from serving import Server
+from serving import TEST_LIMITS, Server
 
 
 class Table:
@@ -82,6 +86,43 @@ class Table:
                     self.errors[m["code"]] = self.errors.get(m["code"], 0) + 1
 
 
+GcSample = tuple[dict[float, float], float, float]
+"""All generations together: cumulative bucket counts by upper bound, count, longest pause (s)."""
+
+
+async def gc_pauses(http: httpx.AsyncClient, url: str) -> GcSample:
+    """The server's GC pause histogram, read from its /metrics."""
+    text = (await http.get(f"{url}/metrics")).text
+    buckets: dict[float, float] = {}
+    count = longest = 0.0
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            if s.name == "daer_gc_pause_seconds_bucket":
+                le = float(s.labels["le"])
+                buckets[le] = buckets.get(le, 0.0) + s.value
+            elif s.name == "daer_gc_pause_seconds_count":
+                count += s.value
+            elif s.name == "daer_gc_pause_max_seconds":
+                longest = max(longest, s.value)
+    return buckets, count, longest
+
+
+def quantile(q: float, buckets: dict[float, float]) -> float:
+    """Like PromQL's ``histogram_quantile``: linear within the bucket that holds the q-th pause."""
+    bounds = sorted(buckets)
+    total = buckets[bounds[-1]] if bounds else 0.0
+    if total <= 0:
+        return 0.0
+    rank, lo, below = q * total, 0.0, 0.0
+    for b in bounds:
+        if buckets[b] >= rank:
+            if b == float("inf"):
+                return lo
+            return lo + (b - lo) * (rank - below) / max(buckets[b] - below, 1e-12)
+        lo, below = b, buckets[b]
+    return lo
+
+
 def rss_kb(pid: int) -> tuple[int, int]:
     """(current RSS, peak RSS) of a process in kB."""
     fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
@@ -90,7 +131,7 @@ def rss_kb(pid: int) -> tuple[int, int]:
 
 async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        srv = Server(Path(tmp) / "load.db", bot_delay=args.bot_delay).start()
+        srv = Server(Path(tmp) / "load.db", bot_delay=args.bot_delay, args=(*TEST_LIMITS, "--gc", args.gc)).start()
         assert srv.proc is not None
         try:
             stop, measure = asyncio.Event(), asyncio.Event()
@@ -106,9 +147,11 @@ async def main(args: argparse.Namespace) -> None:
                 ramp = time.monotonic() - t_start
                 await asyncio.sleep(5)
                 measure.set()
+                gc0 = await gc_pauses(http, srv.url)
                 t0 = time.monotonic()
                 await asyncio.sleep(args.seconds)
                 span = time.monotonic() - t0
+                gc1 = await gc_pauses(http, srv.url)
                 rss, peak = rss_kb(srv.proc.pid)
                 now = time.monotonic()
                 held = sum(1 for t in tables if t.alive and now - t.last_progress < 10)
@@ -128,6 +171,10 @@ async def main(args: argparse.Namespace) -> None:
                 for code, k in t.errors.items():
                     codes[code] = codes.get(code, 0) + k
             print(f"refusals by code: {codes or 'none'}")
+            window = {le: n - gc0[0].get(le, 0.0) for le, n in gc1[0].items()}
+            print(f"server GC pauses ({args.gc}): {gc1[1] - gc0[1]:.0f} in the measured window, "
+                  f"p99 ~{quantile(0.99, window) * 1000:.1f} ms (from the histogram's buckets), "
+                  f"longest since start {gc1[2] * 1000:.1f} ms")
             print(f"server RSS {rss / 1024:.0f} MiB (peak {peak / 1024:.0f} MiB); bot delay {args.bot_delay} s, "
                   f"think {args.think} s")
         finally:
@@ -140,6 +187,8 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--bot-delay", type=float, default=1.0, help="seconds between a bot's moves")
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before acting")
+    ap.add_argument("--gc", choices=("tuned", "default"), default="tuned",
+                    help="the server's collector: daer serve's tuned settings, or Python's default")
     return ap.parse_args()
 
 
