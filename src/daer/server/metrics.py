@@ -9,8 +9,9 @@ What is measured (one process, one registry of its own, so the library's default
 - ``daer_action_seconds`` — a person's act, from the message received to its ack (verify, store, broadcast);
 - ``daer_store_write_seconds{op}`` — each write of the store (``append_action``, ``update_room`` ...);
 - ``daer_gc_pause_seconds{generation}`` — every collection, timed with :data:`gc.callbacks` (start to stop),
-  and ``daer_gc_pause_max_seconds{generation}``, the longest since start (the start-up collection before the
-  freeze is not counted);
+  ``daer_gc_pause_max_seconds{generation}``, the longest since start (the start-up collection before the
+  freeze is not counted), and ``daer_gc_pause_cpu_max_seconds{generation}``, the most CPU one took (on a
+  shared machine a pause's wall time also counts the time other processes held the core);
 - ``daer_bot_think_seconds{bot}`` — a bot's ``choose`` in its worker thread;
 - the library's process collector (CPU seconds, resident memory, open files).
 
@@ -62,11 +63,14 @@ GC_SECONDS = Histogram("daer_gc_pause_seconds", "A garbage collection (gc.callba
                        ["generation"], buckets=_GC, registry=REGISTRY)
 GC_MAX = Gauge("daer_gc_pause_max_seconds", "The longest garbage collection since the process started",
                ["generation"], registry=REGISTRY)
+GC_CPU_MAX = Gauge("daer_gc_pause_cpu_max_seconds", "The most CPU time one garbage collection took since start "
+                   "(its wall time minus the time other processes held the core)", ["generation"], registry=REGISTRY)
 THINK_SECONDS = Histogram("daer_bot_think_seconds", "A bot choosing an action (in its worker thread)", ["bot"],
                           buckets=_THINK, registry=REGISTRY)
 for _g in ("0", "1", "2"):  # every generation is listed from the start, even before its first collection
     GC_SECONDS.labels(generation=_g)
     GC_MAX.labels(generation=_g)
+    GC_CPU_MAX.labels(generation=_g)
 for _by in ("player", "server"):
     ACTIONS.labels(by=_by)
 
@@ -79,15 +83,20 @@ class _GcTimer:
     """Times every collection: ``gc.callbacks`` calls it at the start and the stop of each."""
 
     def __init__(self) -> None:
-        self.started = 0.0
+        self.started = self.cpu = 0.0
         self.longest: dict[str, float] = {}
+        self.costliest: dict[str, float] = {}
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self.started = time.perf_counter()
+            self.started, self.cpu = time.perf_counter(), time.thread_time()
         elif self.started:
             pause, gen = time.perf_counter() - self.started, str(info["generation"])
+            cpu = time.thread_time() - self.cpu
             self.started = 0.0
+            if cpu > self.costliest.get(gen, 0.0):
+                self.costliest[gen] = cpu
+                GC_CPU_MAX.labels(generation=gen).set(cpu)
             GC_SECONDS.labels(generation=gen).observe(pause)
             if pause > self.longest.get(gen, 0.0):
                 self.longest[gen] = pause
