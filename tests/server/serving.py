@@ -96,6 +96,13 @@ def post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         return err.code, json.loads(err.read())
 
 
+def room(server: Server, **config: Any) -> dict[str, Any]:
+    """A new room (no turn timer unless given) with seat 0 taken: the create answer (code, seat, token)."""
+    status, body = post(f"{server.url}/api/rooms", {"name": "A", "config": {"timer": 0, **config}})
+    assert status == 200, body
+    return body
+
+
 def get(url: str) -> tuple[int, Any]:
     """GET; (status, decoded JSON body)."""
     try:

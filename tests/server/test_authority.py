@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import Client, Server, post
+from serving import Client, Server, post, room
 from websockets.exceptions import ConnectionClosed
 
 
@@ -16,12 +16,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("authority") / "daer.db").start()
     yield srv
     srv.stop()
-
-
-def room(server: Server, **config: Any) -> dict[str, Any]:
-    status, body = post(f"{server.url}/api/rooms", {"name": "A", "config": {"timer": 0, **config}})
-    assert status == 200, body
-    return body
 
 
 def closed_then_gone(c: Client) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from databases import DATABASES, new_database
-from serving import Client, Server, get, post
+from serving import Client, Server, get, post, room
 
 
 @pytest.fixture(scope="module", params=DATABASES)
@@ -20,12 +20,6 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     srv = Server(folder / "daer.db", bot_delay=0.0, url=new_database(request, request.param, folder)).start()
     yield srv
     srv.stop()
-
-
-def room(server: Server, **config: Any) -> dict[str, Any]:
-    status, body = post(f"{server.url}/api/rooms", {"name": "A", "config": {"timer": 0, **config}})
-    assert status == 200, body
-    return body
 
 
 def my_turn(c: Client) -> dict[str, Any]:
