@@ -31,7 +31,7 @@ from typing import Any
 
 import msgspec
 
-from daer.calculator import RequestError, parse_request, score_request
+from daer.calculator import RequestError, parse_request, score_request, settlement_fields
 from daer.cards import BIG_CHARS, COPIES, SMALL_CHARS, format_kinds, parse_kinds
 from daer.hands.evaluate import KIND_CODES, RawGroup, evaluator_for
 from daer.hands.groups import Meld, MeldError, MeldKind
@@ -44,7 +44,6 @@ _encode = msgspec.json.Encoder(decimal_format="number").encode  # money in 元: 
 
 _FAST_FIELDS = frozenset({"rules", "hand", "melds", "win", "tianhu", "dihu", "haidi", "seat", "dealer", "lang"})
 _CHAR = {c: i for i, c in enumerate(SMALL_CHARS)} | {c: 10 + i for i, c in enumerate(BIG_CHARS)}
-_RED = (1, 6, 9, 11, 16, 19)
 _SEATS = (0, 1, 2, 3)
 _CACHE_LIMIT = 50_000
 """Entries per memo before it is emptied (bounds memory however varied the input)."""
@@ -163,23 +162,9 @@ def _tail(rules: Ruleset, key: tuple[str, int, int, int, int, WinFlags]) -> byte
         s = settle(rules, hu=hu, red=red, winner=seat, dealer=dealer, flags=flags)
     except ValueError:
         out = None
-    else:
-        losers = [p for i, p in enumerate(s.points) if s.role(i) == "loser"]
-        out = _encode({
-            "deng": s.deng,
-            "multipliers": [{"id": m.id, "name": m.zh, "factor": m.factor} for m in s.multipliers],
-            "points": {
-                "winner": s.points[s.winner] if s.winner is not None else 0,
-                "dijia": s.points[s.dijia] if s.dijia is not None else None,
-                "losers": losers,
-                "seats": list(s.points),
-                "roles": [s.role(i) for i in range(len(s.points))],
-            },
-            "payments": [
-                {"from": p.payer, "to": p.payee, "amount": p.amount, "why": p.zh, "why_en": p.en} for p in s.payments
-            ],
-            "factor": s.factor,
-        })[1:]
+    else:  # the general path's fields, in the order score_request leaves them
+        fields = settlement_fields(rules, s)
+        out = _encode({k: fields[k] for k in ("deng", "multipliers", "points", "payments", "factor")})[1:]
     _memo_put(_tail_cache, key, out)
     return out
 
@@ -311,17 +296,14 @@ def score_lines(body: bytes) -> tuple[list[bytes], list[tuple[int, str]]]:
     """Score a body of requests: (one JSON result per request, [(request number from 1, error)])."""
     lines: list[bytes] = []
     errors: list[tuple[int, str]] = []
-    fast = score_fast
     for number, (data, bad) in enumerate(split_requests(body), start=1):
         if bad is not None:
             error = RequestError(bad)
             lines.append(_encode({"complete": False, "ok": False, "error": str(error)}))
             errors.append((number, bad))
             continue
-        out = fast(data)
-        if out is None:
-            out, why = score_general(data)
-            if why is not None:
-                errors.append((number, why))
+        out, why = score_one(data)
+        if why is not None:
+            errors.append((number, why))
         lines.append(out)
     return lines, errors

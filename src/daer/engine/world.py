@@ -206,8 +206,11 @@ def world_from_view(
     if view.phase == "claim" and view.offer is None and view.legal:  # an instant win at the deal (3垅/5坎)
         st.instants = instant_seats(st)
         st.options = {me: list(view.legal)}
-    if view.phase == "claim" and st.offer is not None and own_reveal and wei.forced_how(st, me, st.offer.kind):
-        st.forced = wei.forced_how(st, me, st.offer.kind)  # 偎胡 / 提胡: the revealer alone decides
+    forced = None
+    if view.phase == "claim" and st.offer is not None and own_reveal:
+        forced = wei.forced_how(st, me, st.offer.kind)
+    if forced is not None:
+        st.forced = forced  # 偎胡 / 提胡: the revealer alone decides
         st.options = {me: list(view.legal)}
     elif view.phase == "claim" and st.offer is not None:
         for s in st._order(st.offer):

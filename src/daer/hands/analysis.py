@@ -122,18 +122,10 @@ def all_kinds(hand: Counts, melds: Sequence[Meld], win: int | None) -> list[int]
 
 def check_cards(hand: Counts, melds: Sequence[Meld], win: int | None) -> None:
     """Refuse a fifth copy of any kind across hand, melds and winning card."""
-    if melds or win is not None:
-        c = list(hand)
-        for m in melds:
-            for k in m.cards:
-                c[k] += 1
-        if win is not None:
-            c[win] += 1
-        if max(c) <= COPIES:
-            return
-    elif max(hand, default=0) <= COPIES:
+    c = all_kinds(hand, melds, win) if melds or win is not None else hand
+    if max(c, default=0) <= COPIES:
         return
-    for k, n in enumerate(all_kinds(hand, melds, win)):
+    for k, n in enumerate(c):
         if n > COPIES:
             raise TooManyCopiesError(
                 f"{kind_char(k)} 有 {n} 张，每种牌只有 4 张 ({kind_ascii(k)} appears {n} times; only 4 exist)",
