@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from daer.bots import RandomBot
+from daer.cards import COPIES, N_KINDS
 from daer.engine import View, new_hand
 from daer.engine.world import sample_hidden, world_from_view
 from daer.env.encoding import (
@@ -83,3 +84,20 @@ def test_observation_is_a_function_of_the_view_only() -> None:
         np.testing.assert_array_equal(encode_view(other), obs)
         checked += 1
     assert checked > 50
+
+
+def test_both_dead_bottom_cards_of_longchang_are_encoded_and_counted_as_seen() -> None:
+    """隆昌's two dead bottom cards (table.dead_cards) are face up: both kinds are in the bottom block, and
+    neither kind can have all four copies still unseen."""
+    unseen_o = OBS_SIZE - 3 - 1 - N_KINDS  # after them: stock count (1), phase (3)
+    bottom_o = unseen_o - N_KINDS
+    checked = 0
+    for view in _views("longchang", 3):
+        if not view.dead:
+            continue
+        obs = encode_view(view)
+        assert set(np.flatnonzero(obs[bottom_o:unseen_o])) == set(view.bottoms)
+        for k in view.bottoms:
+            assert obs[unseen_o + k] <= (COPIES - view.bottoms.count(k)) / COPIES
+        checked += 1
+    assert checked > 0
