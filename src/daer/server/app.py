@@ -38,7 +38,8 @@ from daer.server.limits import Limits, address_of
 from daer.server.manager import RoomManager
 from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
 from daer.server.rooms import Room, action_codec
-from daer.server.score_api import calc_routes
+from daer.server.score_api import calc_routes, read_body
+from daer.server.score_api import json_error as _err
 from daer.server.seating import Conn, token_hash
 from daer.store import Store
 
@@ -68,22 +69,10 @@ class Bucket:
         return True
 
 
-def _err(status: int, code: str, zh: str, en: str) -> JSONResponse:
-    return JSONResponse({"error": code, "zh": zh, "en": en}, status_code=status)
-
-
 async def _body(request: Request) -> dict[str, Any] | JSONResponse:
-    too_big = _err(413, "too_big", f"请求太大（上限 {MAX_BODY} 字节）", f"request too large (limit {MAX_BODY} bytes)")
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
-        return too_big
-    chunks, size = [], 0
-    async for chunk in request.stream():  # read no further than the limit
-        size += len(chunk)
-        if size > MAX_BODY:
-            return too_big
-        chunks.append(chunk)
-    raw = b"".join(chunks)
+    raw = await read_body(request, MAX_BODY)
+    if raw is None:
+        return _err(413, "too_big", f"请求太大（上限 {MAX_BODY} 字节）", f"request too large (limit {MAX_BODY} bytes)")
     try:
         data = msgspec.json.decode(raw or b"{}")
     except msgspec.DecodeError:

@@ -37,25 +37,27 @@ WORKERS = 2
 """Batches scored at once (each in a worker thread); more wait their turn."""
 
 
-def _err(status: int, code: str, zh: str, en: str) -> JSONResponse:
+def json_error(status: int, code: str, zh: str, en: str) -> JSONResponse:
+    """An error answer of the HTTP API: its code, Chinese first, then English."""
     return JSONResponse({"error": code, "zh": zh, "en": en}, status_code=status)
 
 
+
 def _too_big() -> JSONResponse:
-    return _err(413, "too_big", f"请求太大（上限 {MAX_SCORE_BODY // 1024} KiB）",
+    return json_error(413, "too_big", f"请求太大（上限 {MAX_SCORE_BODY // 1024} KiB）",
                 f"request body too large (limit {MAX_SCORE_BODY // 1024} KiB)")
 
 
-async def _read(request: Request) -> bytes | None:
-    """The body, or None when it is larger than :data:`MAX_SCORE_BODY` (read no further than that)."""
+async def read_body(request: Request, limit: int) -> bytes | None:
+    """The body, or None when it is larger than ``limit`` bytes (read no further than that)."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_SCORE_BODY:
+    if declared is not None and declared.isdigit() and int(declared) > limit:
         return None
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_SCORE_BODY:
+        if size > limit:
             return None
         chunks.append(chunk)
     return b"".join(chunks)
@@ -66,7 +68,7 @@ def score_endpoint(limits: Limits) -> Callable[[Request], Awaitable[Response]]:
     gate = asyncio.Semaphore(WORKERS)
 
     async def score(request: Request) -> Response:
-        body = await _read(request)
+        body = await read_body(request, MAX_SCORE_BODY)
         if body is None:
             refused = limits.check("score", request)
             return refused if refused is not None else _too_big()
@@ -75,10 +77,10 @@ def score_endpoint(limits: Limits) -> Callable[[Request], Awaitable[Response]]:
         if refused is not None:
             return refused
         if not body.strip():
-            return _err(400, "empty", "请求为空：请发送一个 JSON 对象或每行一个（JSON Lines）",
+            return json_error(400, "empty", "请求为空：请发送一个 JSON 对象或每行一个（JSON Lines）",
                         "empty body: send one JSON object, or JSON Lines")
         if lines > MAX_SCORE_LINES:
-            return _err(413, "too_many_lines", f"一次最多 {MAX_SCORE_LINES} 行（收到 {lines} 行），请分批发送",
+            return json_error(413, "too_many_lines", f"一次最多 {MAX_SCORE_LINES} 行（收到 {lines} 行），请分批发送",
                         f"at most {MAX_SCORE_LINES} lines a request (got {lines}); send several requests")
         async with gate:
             out, errors = await run_in_threadpool(score_lines, body)
