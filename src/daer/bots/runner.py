@@ -88,6 +88,23 @@ def seating(rules: Ruleset, n_bots: int, i: int) -> tuple[int, dict[int, int]]:
     return dealer, rows
 
 
+def bot_count_message(ruleset: Ruleset, n: int) -> str | None:
+    """Why ``n`` bots cannot play a hand of the ruleset, or None when they can.
+
+    Three bots play the playing seats (the 底家's row is what the seat sitting out was paid);
+    a bot per seat also works where a 底家 sits out (each takes its turn as 底家).
+    """
+    t = ruleset.table
+    if n in (t.players, t.seats):
+        return None
+    if t.seats > t.players:
+        return (f"需要 {t.players} 或 {t.seats} 个机器人：{ruleset.title_zh}{t.players}人打，"
+                f"{t.seats - t.players}人坐底（底家）(give {t.players} bots, or {t.seats}: {t.players} play "
+                f"and one seat sits out each hand), got {n}")
+    return (f"需要 {t.players} 个机器人：{ruleset.title_zh}{t.players}人玩，没有底家 "
+            f"(give {t.players} bots: {ruleset.name} is played by {t.players}, nobody sits out), got {n}")
+
+
 def simulate(
     rules: Ruleset,
     bot_names: Sequence[str],
@@ -97,10 +114,8 @@ def simulate(
 ) -> SimStats:
     """Play ``games`` seeded hands with the named bots and total the results."""
     n = len(bot_names)
-    if n not in (rules.table.players, rules.table.seats):
-        counts = sorted({rules.table.players, rules.table.seats})
-        raise ValueError(f"需要 {' 或 '.join(map(str, counts))} 个机器人，不是 {n} "
-                         f"(give {' or '.join(map(str, counts))} bots, not {n})")
+    if (why := bot_count_message(rules, n)) is not None:
+        raise ValueError(why)
     bots = [make_bot(name, rules=rules, seed=f"{seed}:bot{j}") for j, name in enumerate(bot_names)]
     stats = SimStats(seats=[SeatStats(b) for b in bot_names])
     if n == rules.table.players and rules.table.dijia and rules.table.seats > n:

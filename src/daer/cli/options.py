@@ -58,18 +58,3 @@ def seat_option(seat: int, ruleset: Ruleset) -> int:
     return seat
 
 
-def bot_count_message(ruleset: Ruleset, n: int) -> str | None:
-    """Why ``n`` bots cannot play a hand of the ruleset, or None when they can.
-
-    Three bots play the playing seats (the 底家's row is what the seat sitting out was paid);
-    a bot per seat also works where a 底家 sits out (each takes its turn as 底家).
-    """
-    t = ruleset.table
-    if n in (t.players, t.seats):
-        return None
-    if t.seats > t.players:
-        return (f"需要 {t.players} 或 {t.seats} 个机器人：{ruleset.title_zh}{t.players}人打，"
-                f"{t.seats - t.players}人坐底（底家）(give {t.players} bots, or {t.seats}: {t.players} play "
-                f"and one seat sits out each hand), got {n}")
-    return (f"需要 {t.players} 个机器人：{ruleset.title_zh}{t.players}人玩，没有底家 "
-            f"(give {t.players} bots: {ruleset.name} is played by {t.players}, nobody sits out), got {n}")

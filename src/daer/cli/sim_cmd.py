@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from daer.bots.runner import SimStats, simulate
-from daer.cli.options import bot_count_message, bot_list, ruleset_option
+from daer.bots.runner import SimStats, bot_count_message, simulate
+from daer.cli.options import bot_list, ruleset_option
 
 
 def sim(
