@@ -42,10 +42,9 @@ def json_error(status: int, code: str, zh: str, en: str) -> JSONResponse:
     return JSONResponse({"error": code, "zh": zh, "en": en}, status_code=status)
 
 
-
 def _too_big() -> JSONResponse:
     return json_error(413, "too_big", f"请求太大（上限 {MAX_SCORE_BODY // 1024} KiB）",
-                f"request body too large (limit {MAX_SCORE_BODY // 1024} KiB)")
+                      f"request body too large (limit {MAX_SCORE_BODY // 1024} KiB)")
 
 
 async def read_body(request: Request, limit: int) -> bytes | None:
@@ -78,10 +77,10 @@ def score_endpoint(limits: Limits) -> Callable[[Request], Awaitable[Response]]:
             return refused
         if not body.strip():
             return json_error(400, "empty", "请求为空：请发送一个 JSON 对象或每行一个（JSON Lines）",
-                        "empty body: send one JSON object, or JSON Lines")
+                              "empty body: send one JSON object, or JSON Lines")
         if lines > MAX_SCORE_LINES:
             return json_error(413, "too_many_lines", f"一次最多 {MAX_SCORE_LINES} 行（收到 {lines} 行），请分批发送",
-                        f"at most {MAX_SCORE_LINES} lines a request (got {lines}); send several requests")
+                              f"at most {MAX_SCORE_LINES} lines a request (got {lines}); send several requests")
         async with gate:
             out, errors = await run_in_threadpool(score_lines, body)
         media = "application/json" if len(out) == 1 else "application/x-ndjson"
