@@ -220,10 +220,9 @@ def penalty_amount(rules: Ruleset) -> int:
     return sc.fan.penalty if sc.mode == "fan" else sc.deng.penalty
 
 
-def _penalise(rules: Ruleset, points: list[int], payments: list[Payment], offender: int, reasons: str) -> None:
+def _penalise(rules: Ruleset, points: list[int], payments: list[Payment], offender: int, *, zh: str, en: str) -> None:
+    """The offender pays every other seat :func:`penalty_amount` once (包牌), with the reason ``zh``/``en``."""
     amount = penalty_amount(rules)
-    zh = "；".join(PENALTY_REASONS[r][0] for r in reasons.split("+"))
-    en = "; ".join(PENALTY_REASONS[r][1] for r in reasons.split("+"))
     for seat in range(rules.table.seats):
         if seat != offender and amount:
             payments.append(Payment(offender, seat, amount, zh, en))
@@ -248,7 +247,8 @@ def settle_draw(rules: Ruleset, *, dealer: int = 0, penalties: tuple[tuple[int, 
             points[seat] -= amount
             points[dijia] += amount
     for seat, reasons in penalties:
-        _penalise(rules, points, payments, seat, reasons)
+        why = [PENALTY_REASONS[r] for r in reasons.split("+")]
+        _penalise(rules, points, payments, seat, zh="；".join(w[0] for w in why), en="; ".join(w[1] for w in why))
     money = sc.mode == "money"
     each = money_text(penalty_amount(rules)) if money else str(penalty_amount(rules))
     notes = tuple(f"包牌 {seat}号位 付每家 {each}" for seat, _ in penalties)
@@ -264,12 +264,8 @@ def settle_penalty(rules: Ruleset, *, offender: int, dealer: int = 0) -> Settlem
     """
     amount = penalty_amount(rules)
     points = [0] * rules.table.seats
-    payments = []
-    for seat in range(rules.table.seats):
-        if seat != offender:
-            payments.append(Payment(offender, seat, amount, "包牌", "penalty (包牌)"))
-            points[seat] += amount
-            points[offender] -= amount
+    payments: list[Payment] = []
+    _penalise(rules, points, payments, offender, zh="包牌", en="penalty (包牌)")
     _, dijia = seats_of(rules, dealer)
     money = rules.scoring.mode == "money"
     return Settlement(0, 0, 0, (), 1, tuple(points), tuple(payments), None, dijia,
