@@ -110,6 +110,19 @@ def test_the_options_players_may_change_are_served_per_preset_with_type_range_de
     assert opts["bounds"]["hands"] == [1, 64] and opts["bounds"]["search_worlds"] == bounds.MAX_SEARCH_WORLDS
 
 
+def test_the_options_name_every_ruleset_in_chinese_and_english_with_its_one_line_description(server: Server) -> None:
+    status, opts = get(f"{server.url}/api/options")
+    assert status == 200
+    by_name = {r["name"]: r for r in opts["rulesets"]}
+    assert list(by_name) == preset_names() == opts["presets"]
+    for name, r in by_name.items():
+        rules = find_rules(name)
+        assert (r["zh"], r["en"]) == (rules.title_zh, rules.title_en)
+        assert (r["description_zh"], r["description_en"]) == (rules.description_zh, rules.description_en)
+        assert r["zh"] != name and r["description_zh"] and r["description_en"], name
+    assert by_name["luzhou"]["zh"] == "泸州大贰" and by_name["paohuzi"]["zh"] == "跑胡子"
+
+
 @pytest.mark.parametrize("unit", [0.5, "0.5", "2.50", 3])
 def test_a_wumao_base_is_a_house_rule_players_may_choose(unit: object) -> None:
     """000_…: 「少的可以五毛钱」 — a room may play for 0.5 元 a 棒, counted exactly (in 分, never float)."""

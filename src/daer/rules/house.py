@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from daer.rules.loader import RulesError, find_rules
+from daer.rules.loader import RulesError, find_rules, preset_names
 from daer.rules.model import Ruleset
 
 Scalar = bool | int | str
@@ -137,6 +137,16 @@ def house_offers(preset: str) -> list[OptionOffer]:
     rules = find_rules(preset)
     return [OptionOffer(path=o.path, type=o.type, zh=o.zh, en=o.en, default=_scalar(value_at(rules, o.path)),
                         values=o.values, min=o.min, max=o.max) for o in house_options(preset)]
+
+
+def rulesets_info() -> list[dict[str, str]]:
+    """Every preset by name with its titles and one-line descriptions, Chinese and English, for the lobby."""
+    out = []
+    for name in preset_names():
+        r = find_rules(name)
+        out.append({"name": name, "zh": r.title_zh, "en": r.title_en,
+                    "description_zh": r.description_zh, "description_en": r.description_en})
+    return out
 
 
 def check_house_overrides(preset: str, overrides: Mapping[str, object]) -> None:

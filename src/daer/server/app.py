@@ -28,7 +28,7 @@ from daer.bots import BOTS, STRENGTHS
 from daer.engine import HandRecord, dumps, replay
 from daer.engine.record import RecordError
 from daer.rules import preset_names, resolve_rules
-from daer.rules.house import house_offers
+from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
 from daer.server.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
 from daer.server.dealing import fairness_of
@@ -179,8 +179,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         # strengths first (easy / normal / hard), then the bots by name
         presets = preset_names()
         return Response(msgspec.json.encode({
-            "presets": presets, "bots": [*STRENGTHS, *BOTS], "house": {n: house_offers(n) for n in presets},
-            "bounds": bounds_info()}), media_type="application/json")
+            "presets": presets, "rulesets": rulesets_info(), "bots": [*STRENGTHS, *BOTS],
+            "house": {n: house_offers(n) for n in presets}, "bounds": bounds_info()}), media_type="application/json")
 
     async def create_room(request: Request) -> Response:
         refused = lim.check("create", request)

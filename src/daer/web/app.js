@@ -3,6 +3,8 @@
 import { card, cardRow, charOf, kindOf } from "./cards.js";
 import { randomEntropy } from "./fairness.js";
 import { lang, setLang, t, termOfZh } from "./i18n.js";
+import { houseForm, loadOptions, rulesetField } from "./lobby.js";
+import { closeRulesSheet, rulesButton, rulesPanel } from "./rules-sheet.js";
 
 const $app = document.getElementById("app");
 const S = { code: null, token: null, seat: null, ws: null, v: null, upd: null, sel: null, busy: false,
@@ -54,25 +56,19 @@ async function api(path, body) {
 
 // -- lobby ------------------------------------------------------------------------------------
 async function lobby() {
-  const opts = await api("/api/options").catch(() => ({ presets: ["luzhou"], bots: ["heuristic"] }));
+  const opts = await loadOptions();
   const name = h("input", { id: "name", value: localStorage.getItem("daer.name") || "", maxlength: 24 });
-  const rules = h("select", { id: "rules" }, opts.presets.map((p) => h("option", { value: p, selected: p === "luzhou" }, p)));
+  const rules = rulesetField(opts, "luzhou", (p) => house.setPreset(p)); // names and descriptions from the server
+  const house = houseForm(opts, "luzhou"); // a form built from GET /api/options, never key=value text
   const hands = h("input", { id: "hands", type: "number", min: 1, max: 64, value: 8 });
   const timer = h("input", { id: "timer", type: "number", min: 0, max: 600, value: 30 });
   const bot = h("select", { id: "bot" },
     opts.bots.map((b) => h("option", { value: b, selected: b === "normal" }, t("bot_" + b) || b)));
-  const house = h("textarea", { id: "house", rows: 2, placeholder: "play.guo_zhang=false" });
   const code = h("input", { id: "code", placeholder: "ABCD2345EFGH", maxlength: 16, style: "text-transform:uppercase" });
   const rid = newRid();
   const create = once(async () => {
     localStorage.setItem("daer.name", name.value);
-    const overrides = {};
-    for (const line of house.value.split("\n")) {
-      const [k, ...rest] = line.split("=");
-      if (!k.trim() || !rest.length) continue;
-      const raw = rest.join("=").trim();
-      try { overrides[k.trim()] = JSON.parse(raw); } catch { overrides[k.trim()] = raw; }
-    }
+    const overrides = house.overrides();
     try {
       const r = await api("/api/rooms", { name: name.value, rid, config: { rules: rules.value, hands: +hands.value,
         timer: +timer.value, bot: bot.value, overrides } });
@@ -93,18 +89,18 @@ async function lobby() {
   const back = S.left && localStorage.getItem(tokenKey(S.left))
     ? h("div", { class: "panel", id: "backto" }, h("a", { href: `/r/${S.left}`, id: "backlink", onclick: (ev) => {
       ev.preventDefault(); history.pushState({ code: S.left }, "", `/r/${S.left}`); route(); } }, t("backTo", { code: S.left })))
-    : null;
-  $app.replaceChildren(
+    : "";
+  $app.replaceChildren( // (replaceChildren(null) would write "null")
     back,
     h("div", { class: "bar" }, h("span", { class: "grow" }, t("title")),
       h("a", { href: "/calc", id: "calclink", class: "calclink" }, t("calc")), langButton()),
     h("div", { class: "panel" }, h("h2", {}, t("create")),
       h("label", { for: "name" }, t("name")), name,
-      h("label", { for: "rules" }, t("rules")), rules,
+      rules.el,
       h("div", { class: "row" }, h("div", { class: "grow" }, h("label", {}, t("hands")), hands),
         h("div", { class: "grow" }, h("label", {}, t("timer")), timer)),
       h("label", { for: "bot" }, t("bot")), bot,
-      h("label", { for: "house" }, t("house")), house,
+      house.el,
       h("p", {}, h("button", { class: "primary", id: "create", onclick: create, style: "width:100%" }, t("create")))),
     h("div", { class: "panel" }, h("h2", {}, t("join2")),
       h("div", { class: "row" }, code, h("button", { id: "join", onclick: join }, t("join")))),
@@ -213,6 +209,7 @@ function render() {
     h("span", {}, room.status === "waiting" ? "" : t("hand", { n: Math.max(room.hand_no, 1), N: room.hands })),
     h("span", { class: "grow" }),
     u.view && room.status === "playing" ? h("span", { id: "stock" }, `${t("stock")} ${u.view.stock}`) : null,
+    room.status !== "waiting" && u.view ? rulesButton(room) : null,
     langButton(),
     S.seat !== null && room.status !== "dissolved" ? h("button", { id: "leave", onclick: () => { if (confirm(t("confirmLeave"))) { cmd("leave"); localStorage.removeItem(tokenKey(S.code)); S.closed = true; setTimeout(() => { location.href = "/"; }, 300); } } }, t("leave")) : null,
     S.seat !== null && S.seat === room.host && room.status !== "dissolved" ? h("button", { class: "danger", id: "dissolve", onclick: () => { if (confirm(t("confirmDissolve"))) cmd("dissolve"); } }, t("dissolve")) : null,
@@ -235,7 +232,8 @@ function waitingRoom(room) {
     h("div", { class: "seatlist" }, room.seats.map((s) => h("div", {}, `${s.seat + 1}. ${s.name || t("emptySeat")}`,
       s.seat === S.seat ? ` (${t("you")})` : "", s.kind === "human" && !s.online ? h("span", { class: "badge off" }, t("offline")) : null))),
     S.seat === room.host ? h("p", {}, h("button", { class: "primary", id: "start", style: "width:100%", onclick: () => cmd("start") }, t("start")))
-      : h("p", { class: "muted" }, t("waitingHost")));
+      : h("p", { class: "muted" }, t("waitingHost")),
+    rulesPanel(room)); // the rules in force, from room.rules / room.overrides and GET /api/options
 }
 
 // Copy the room link: the Clipboard API where the page is a secure context (https, localhost); on a plain-http
@@ -416,6 +414,7 @@ setInterval(() => {
 // Leave the room's page without leaving the seat: the socket closes for good (no reconnect, no redraw
 // under another URL); forward (or the lobby's link back) enters the room again with the stored token.
 function away() {
+  closeRulesSheet();
   if (S.ws) { S.ws.onclose = null; S.ws.close(); S.ws = null; }
   if (S.code) S.left = S.code;
   S.upd = null; S.v = null; S.code = null; S.seat = null;
