@@ -100,6 +100,7 @@ def test_two_people_join_one_room_by_its_code_and_each_sees_only_its_own_hand(se
         b.goto(server.url)
         b.fill("#code", code)
         b.click("#join")
+        b.wait_for_selector("#joinseat")  # the lobby's own #name field is there until the room is looked up
         b.fill("#name", "乙")
         b.click("#joinseat")
         b.wait_for_selector("#waiting")

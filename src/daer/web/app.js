@@ -1,24 +1,17 @@
 // The table page: lobby (create / join), room (seats, start), hand (play), settlement.
 // Everything the rules decide comes from the server: this page offers only view.legal.
-import { card, cardRow, charOf, kindOf } from "./cards.js";
+import { cardRow } from "./cards.js";
+import { h } from "./dom.js";
 import { randomEntropy } from "./fairness.js";
 import { lang, setLang, t, termOfZh } from "./i18n.js";
 import { houseForm, loadOptions, rulesetField } from "./lobby.js";
 import { closeRulesSheet, rulesButton, rulesPanel } from "./rules-sheet.js";
+import { afterUpdate, beforeUpdate, noteDiscardFrom, tableTick } from "./cues.js";
+import { muteButton, table } from "./table.js";
 
 const $app = document.getElementById("app");
 const S = { code: null, token: null, seat: null, ws: null, v: null, upd: null, sel: null, busy: false,
   retry: 0, deadlineAt: null, closed: false, log: [] };
-const h = (tag, attrs = {}, ...kids) => {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "style") el.style.cssText = v; // CSSOM: allowed by the page's CSP (style-src 'self')
-    else if (v !== false && v !== null && v !== undefined) el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) el.append(k);
-  return el;
-};
 const newId = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 10);
 // A request id for create / join: the server answers a repeat (a double tap, a retry) with its first answer.
 const newRid = () => (crypto.randomUUID ? crypto.randomUUID()
@@ -180,10 +173,13 @@ function addEntropy(room) {
 function onMessage(m) {
   if (m.t === "welcome") { S.seat = m.seat; document.body.dataset.conn = "ok"; }
   else if (m.t === "update") {
+    const prev = S.upd;
+    beforeUpdate(m);
     S.upd = m; S.v = m.v; S.busy = false;
     addEntropy(m.room);
     S.deadlineAt = m.room.deadline === null ? null : Date.now() + m.room.deadline * 1000;
     render();
+    afterUpdate(m, prev, ctx);
   } else if (m.t === "error") {
     S.busy = false;
     if (m.code === "bad_token") { localStorage.removeItem(tokenKey(S.code)); S.token = null; enter(S.code); }
@@ -196,7 +192,9 @@ function onMessage(m) {
 const spectating = () => S.seat === null || S.seat === undefined;
 const rel = (seat) => {
   if (spectating()) return S.upd?.room.seats[seat]?.name || `${seat + 1}`; // a spectator has no "me": seats by name
-  return [t("you"), t("next"), t("across"), t("prev")][(seat - S.seat + 4) % 4];
+  const n = S.upd?.room.seats.length || 4; // 3 seats (跑胡子): 下家 and 上家 only; 2: 对家
+  const words = n === 3 ? [t("you"), t("next"), t("prev")] : n === 2 ? [t("you"), t("across")] : [t("you"), t("next"), t("across"), t("prev")];
+  return words[(seat - S.seat + n) % n];
 };
 const seatName = (room, s) => `${room.seats[s].name || t("emptySeat")}`;
 
@@ -208,8 +206,8 @@ function render() {
     h("span", { class: "code", id: "roomcode" }, room.code),
     h("span", {}, room.status === "waiting" ? "" : t("hand", { n: Math.max(room.hand_no, 1), N: room.hands })),
     h("span", { class: "grow" }),
-    u.view && room.status === "playing" ? h("span", { id: "stock" }, `${t("stock")} ${u.view.stock}`) : null,
     room.status !== "waiting" && u.view ? rulesButton(room) : null,
+    muteButton(render),
     langButton(),
     S.seat !== null && room.status !== "dissolved" ? h("button", { id: "leave", onclick: () => { if (confirm(t("confirmLeave"))) { cmd("leave"); localStorage.removeItem(tokenKey(S.code)); S.closed = true; setTimeout(() => { location.href = "/"; }, 300); } } }, t("leave")) : null,
     S.seat !== null && S.seat === room.host && room.status !== "dissolved" ? h("button", { class: "danger", id: "dissolve", onclick: () => { if (confirm(t("confirmDissolve"))) cmd("dissolve"); } }, t("dissolve")) : null,
@@ -217,10 +215,14 @@ function render() {
   const parts = [top];
   if (S.closed || room.status === "dissolved") parts.push(h("div", { class: "panel" }, t("closed")));
   else if (room.status === "waiting" || !u.view) parts.push(waitingRoom(room));
-  else parts.push(...table(u));
+  else parts.push(table(u, ctx));
   if (u.view && u.view.result && (room.status === "between" || room.status === "finished")) parts.push(settlement(u));
+  document.body.classList.toggle("at-table", Boolean(u.view) && room.status !== "waiting");
   $app.replaceChildren(...parts);
 }
+// what the table's modules (table.js, cues.js) use of the page
+const ctx = { S, act: (a) => act(a), cmd: (c) => cmd(c), render: () => render(), rel: (s) => rel(s), amt: (x) => amt(x),
+  spectating: () => spectating(), noteDiscardFrom };
 
 function waitingRoom(room) {
   const link = `${location.origin}/r/${room.code}`;
@@ -254,88 +256,6 @@ async function copyLink(link) {
   }
 }
 
-function meldsEl(melds) {
-  // a face-down meld (跑胡子's 偎): its owner sees its kinds, the others m.down card backs
-  const cards = (m) => (m.down && !m.kinds.length ? Array(m.down).fill(null) : m.kinds);
-  return h("div", { class: "melds" }, melds.map((m) =>
-    h("div", { class: m.down ? "meld down" : "meld" }, cards(m).map((k) => card(k, { size: "mini" })))));
-}
-
-function badges(room, view, s) {
-  const seat = room.seats[s];
-  const acting = view.phase === "discard" ? view.actor === s : false;
-  return [
-    s === view.dealer ? h("span", { class: "badge dealer" }, t("dealer")) : null,
-    s === view.dijia ? h("span", { class: "badge" }, t("dijia")) : null,
-    seat.auto ? h("span", { class: "badge auto" }, t("auto")) : null,
-    seat.kind === "human" && !seat.online ? h("span", { class: "badge off" }, t("offline")) : null,
-    acting ? h("span", { class: "badge turn" }, t("turn")) : null,
-  ];
-}
-
-function table(u) {
-  const { view, room } = u;
-  const n = room.seats.length;
-  const me = S.seat ?? 0;
-  const out = [];
-  for (let i = spectating() ? 0 : 1; i < n; i++) { // a spectator sees every seat, seat 1 included
-    const s = (me + i) % n;
-    const seat = room.seats[s];
-    const disc = view.discards.filter(([ds]) => ds === s).map(([, k]) => k);
-    out.push(h("div", { class: `opp ${view.actor === s && view.phase === "discard" ? "active" : ""}`, "data-seat": s },
-      h("div", { class: "who" }, h("span", { class: "nm" }, spectating() ? `${s + 1} · ${seat.name}` : `${rel(s)} · ${seat.name}`), ...badges(room, view, s),
-        h("span", { class: "grow" }), h("span", { class: "muted" }, `${t("hands2")} ${view.hand_sizes[s]} · ${amt(seat.score)}`)),
-      meldsEl(view.melds[s]),
-      disc.length ? h("div", { class: "discards" }, disc.map((k) => card(k, { size: "mini" }))) : null));
-  }
-  // centre: card on offer, bottom card, timer
-  const offer = view.offer;
-  const secs = S.deadlineAt ? Math.max(0, Math.ceil((S.deadlineAt - Date.now()) / 1000)) : null;
-  out.push(h("div", { class: "centre", id: "centre" },
-    offer ? card(offer.kind, { size: "large" }) : h("div", { style: "width:34px" }),
-    h("div", { class: "info" },
-      offer ? h("div", {}, `${rel(offer.owner)} ${offer.source === "reveal" ? t("fromReveal") : t("fromDiscard")} ${charOf(offer.kind)}`) : null,
-      h("div", { class: "muted" }, `${t("stock")} ${view.stock}`, bottomText(view)),
-      view.to_act && view.phase === "discard" ? h("div", {}, t("yourTurn")) : view.to_act ? h("div", {}, t("deciding"))
-        : view.phase === "claim" ? h("div", { class: "muted", id: "waitothers" }, t("waitOthers")) : null),
-    secs !== null ? h("div", { class: "timer", id: "timer" }, `${secs}`) : null));
-  // own seat
-  if (S.seat !== null && S.seat !== undefined) {
-    const seat = room.seats[S.seat];
-    const legal = view.legal;
-    const discardable = new Set(legal.filter((a) => a.type === "discard").map((a) => a.kind));
-    const byKind = new Map();
-    for (const cid of view.hand) { const k = kindOf(cid); if (!byKind.has(k)) byKind.set(k, []); byKind.get(k).push(cid); }
-    const kinds = [...byKind.keys()].sort((a, b) => (a % 10) - (b % 10) || a - b);
-    const handEl = h("div", { class: "hand", id: "hand" }, kinds.map((k) => h("div", { class: "col" },
-      byKind.get(k).map((cid) => {
-        const c = card(k, { cid });
-        if (discardable.has(k)) {
-          c.classList.add("ok");
-          if (S.sel === k) c.classList.add("sel");
-          c.addEventListener("click", () => {
-            if (S.sel === k) act(legal.find((a) => a.type === "discard" && a.kind === k));
-            else { S.sel = k; render(); }
-          });
-        } else if (discardable.size) c.classList.add("dim");
-        return c;
-      }))));
-    const cw = Math.floor(Math.min(window.innerWidth, 720) / Math.max(kinds.length, 1)) - 3;
-    handEl.style.setProperty("--cw", `${Math.max(16, Math.min(cw, window.innerWidth >= 700 ? 40 : 30))}px`);
-    const myDisc = view.discards.filter(([ds]) => ds === S.seat).map(([, k]) => k);
-    out.push(h("div", { class: `me ${view.to_act ? "active" : ""}`, "data-seat": S.seat },
-      h("div", { class: "who" }, h("span", { class: "nm" }, `${t("you")} · ${seat.name}`), ...badges(room, view, S.seat),
-        h("span", { class: "grow" }), h("span", { class: "muted" }, `${amt(seat.score)}`)),
-      meldsEl(view.melds[S.seat]),
-      myDisc.length ? h("div", { class: "discards" }, myDisc.map((k) => card(k, { size: "mini" }))) : null,
-      handEl,
-      u.waits.length ? h("div", { class: "waits", id: "waits" }, `${t("waitsHint")}:`,
-        u.waits.map(([k, hu]) => h("span", { class: "row" }, card(k, { size: "mini" }), `${hu}${t("hu")}`))) : null));
-    out.push(actionBar(view, seat));
-  }
-  return out;
-}
-
 // money play (room.money): amounts are 分, shown as 元 exactly (250 → "2.5 元"), integer arithmetic only
 function amt(x) {
   const room = S.upd && S.upd.room;
@@ -343,40 +263,6 @@ function amt(x) {
   const sign = x < 0 ? "-" : "", a = Math.abs(x), cents = a % 100;
   const frac = cents ? "." + String(cents).padStart(2, "0").replace(/0$/, "") : "";
   return `${sign}${Math.floor(a / 100)}${frac} 元`;
-}
-
-// the face-up bottom cards: one shown card, or 隆昌's two dead ones (view.bottoms; older views: view.bottom)
-function bottomText(view) {
-  const kinds = view.bottoms && view.bottoms.length ? view.bottoms : view.bottom !== null ? [view.bottom] : [];
-  return kinds.length ? ` · ${t("bottom")} ${kinds.map(charOf).join("")}` : "";
-}
-
-function describe(a, offerKind) {
-  if (a.type === "hu") return t("winHu");
-  if (a.type === "pass") return t("pass");
-  if (a.type === "peng") return t("peng");
-  if (a.type === "zhao") return t("zhao");
-  if (a.type === "discard") return `${t("discard")} ${charOf(a.kind)}`;
-  if (a.type === "chi") {
-    const main = [...a.hand, offerKind].sort((x, y) => x - y).map(charOf).join("");
-    const bi = a.bi.map((g) => g.map(charOf).join("")).join(" ");
-    return `${t("chi")} ${main}${bi ? ` ${t("bi")} ${bi}` : ""}`;
-  }
-  return a.type;
-}
-
-function actionBar(view, seat) {
-  const buttons = [];
-  if (seat.auto) buttons.push(h("button", { class: "primary", id: "resume", onclick: () => cmd("resume") }, `${t("autoOn")} · ${t("resume")}`));
-  const claims = view.legal.filter((a) => a.type !== "discard");
-  for (const a of claims) {
-    buttons.push(h("button", { class: `${a.type}`, "data-action": a.type, disabled: S.busy, onclick: () => act(a) }, describe(a, view.offer?.kind)));
-  }
-  if (S.sel !== null) {
-    const a = view.legal.find((x) => x.type === "discard" && x.kind === S.sel);
-    if (a) buttons.push(h("button", { class: "primary", "data-action": "discard", disabled: S.busy, onclick: () => act(a) }, describe(a)));
-  }
-  return h("div", { class: "actions", id: "actions" }, buttons);
 }
 
 function settlement(u) {
@@ -406,10 +292,7 @@ function settlement(u) {
     room.status === "between" && S.seat !== null ? h("button", { class: "primary", id: "next", disabled: ready, style: "width:100%", onclick: () => cmd("next") }, ready ? t("ready") : t("nextHand")) : null));
 }
 
-setInterval(() => {
-  const el = document.getElementById("timer");
-  if (el && S.deadlineAt) el.textContent = `${Math.max(0, Math.ceil((S.deadlineAt - Date.now()) / 1000))}`;
-}, 500);
+setInterval(() => tableTick(ctx), 250);
 
 // Leave the room's page without leaving the seat: the socket closes for good (no reconnect, no redraw
 // under another URL); forward (or the lobby's link back) enters the room again with the stored token.

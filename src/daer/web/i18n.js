@@ -44,6 +44,9 @@ const T = {
     fromReveal: "翻出", fromDiscard: "打出", points: "得分", seatsTitle: "座位", emptySeat: "空位",
     join2: "加入房间", noToken: "你还没有座位", hands2: "手牌", lang: "English", instant: "起手胡", calc: "计胡器",
     flags: { tianhu: "天胡", dihu: "地胡", haidi: "海底", self_drawn: "自摸" },
+    score: "分", meldsLbl: "明牌", discardsLbl: "弃牌", lastDiscard: "刚打出的牌", seatToPlay: "{who} 出牌中…",
+    secondsLeft: "剩余秒数", tapTwice: "点一张牌，再点一次（或点「打」）打出", bao: "报牌", feed: "记录", newHand: "新一局",
+    huangWord: "黄", mute: "静音", sound: "声音", soundOn: "声音：开", soundOff: "声音：关",
   },
   en: {
     title: "Da Er · online table", create: "Create room", join: "Join", joinCode: "Room code", name: "Name",
@@ -64,6 +67,9 @@ const T = {
     fromReveal: "revealed", fromDiscard: "discarded", points: "Points", seatsTitle: "Seats", emptySeat: "empty",
     join2: "Join room", noToken: "You have no seat here", hands2: "Hand", lang: "中文", instant: "Instant win", calc: "Calculator",
     flags: { tianhu: "heavenly", dihu: "earthly", haidi: "last card", self_drawn: "self-drawn" },
+    score: "Score", meldsLbl: "Melds", discardsLbl: "Discards", lastDiscard: "the last discard", seatToPlay: "{who} to play…",
+    secondsLeft: "seconds left", tapTwice: "Tap a card, then tap it again (or Discard)", bao: "Declare ready", feed: "Log", newHand: "New hand",
+    huangWord: "Draw", mute: "Mute", sound: "Sound", soundOn: "Sound: on", soundOff: "Sound: off",
   },
 };
 export let lang = localStorage.getItem("daer.lang") || "zh";
@@ -72,6 +78,13 @@ export function t(key, vars = {}) {
   let s = T[lang][key] ?? T.zh[key] ?? key;
   if (typeof s === "string") for (const [k, v] of Object.entries(vars)) s = s.replace(`{${k}}`, v);
   return s;
+}
+// A game word by its key (TERMS) in the page's language; `short` drops the English gloss ("wei (drawn pong)" → "wei").
+export function term(key, { short = false } = {}) {
+  const pair = TERMS[key];
+  if (!pair) return key;
+  if (lang !== "en") return pair[0];
+  return short ? pair[1].replace(/ \(.*\)$/, "") : pair[1];
 }
 // A term the server sends in Chinese (a 列's shape, "顺") in the page's language ("run" in English).
 const BY_ZH = Object.fromEntries(Object.values(TERMS));
