@@ -37,6 +37,7 @@ from daer.server.guard import Guard
 from daer.server.limits import Limits, address_of
 from daer.server.manager import RoomManager
 from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
+from daer.server.pwa import pwa_routes
 from daer.server.rooms import Room, action_codec
 from daer.server.score_api import calc_routes, read_body
 from daer.server.score_api import json_error as _err
@@ -326,6 +327,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             Route("/api/rooms/{code}/hands/{number:int}/replay", replay_steps),
             Route("/api/hands/{rest:path}", moved),
             *calc_routes(lim),
+            *pwa_routes(),
             *ops.routes(),
             WebSocketRoute("/ws", ws_endpoint),
             Mount("/static", StaticFiles(directory=str(WEB)), name="static"),

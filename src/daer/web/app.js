@@ -8,6 +8,7 @@ import { houseForm, loadOptions, rulesetField } from "./lobby.js";
 import { closeRulesSheet, rulesButton, rulesPanel } from "./rules-sheet.js";
 import { afterUpdate, beforeUpdate, noteDiscardFrom, tableTick } from "./cues.js";
 import { muteButton, table } from "./table.js";
+import "./pwa.js"; // offline worker, offline banner
 
 const $app = document.getElementById("app");
 const S = { code: null, token: null, seat: null, ws: null, v: null, upd: null, sel: null, busy: false,

@@ -2,6 +2,7 @@
 import { card, charOf, kindOf } from "./cards.js";
 import { verifyRecord } from "./fairness.js";
 import { lang } from "./i18n.js";
+import "./pwa.js";
 
 // /replay/{code}/{number}: a hand is reached through its room's code and its number in the match
 const [code, number] = location.pathname.split("/").slice(2, 4).map(decodeURIComponent);
