@@ -31,7 +31,7 @@ export function eventText(ev, who) {
       if (ev.dijia !== null && ev.dijia !== undefined) parts.push(`${t("dijia")} ${who(ev.dijia)}`);
       const bottoms = ev.bottoms && ev.bottoms.length ? ev.bottoms : ev.bottom !== null ? [ev.bottom] : [];
       if (bottoms.length) parts.push(`${t("bottom")} ${cards(bottoms)}`);
-      return `${t("newHand")}：${parts.join(" · ")}`;
+      return `${t("newHand")}${lang === "en" ? ": " : "："}${parts.join(" · ")}`;
     }
     case "long": return en ? `${who(ev.seat)}: ${term("long")} ${charOf(ev.kind)}` : `${who(ev.seat)} ${term("long")} ${charOf(ev.kind)}`;
     case "discarded": return en ? `${who(ev.seat)} discards ${charOf(ev.kind)}` : `${who(ev.seat)} 打出 ${charOf(ev.kind)}`;
