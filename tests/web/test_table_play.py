@@ -5,6 +5,7 @@ public action, reduced motion, the sound switch remembered, English words, and n
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -222,3 +223,20 @@ def test_english_mode_leaves_no_chinese_game_word_on_the_table(server: Server, b
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_the_lobby_offers_the_rooms_pace_and_the_room_keeps_it(server: Server, phone: Any) -> None:
+    page = phone.new_page()
+    errors = strict(page)
+    page.goto(server.url)
+    assert page.eval_on_selector_all("#pace option", "els => els.map(e => e.value)") == ["fast", "normal", "slow"]
+    assert page.input_value("#pace") == "normal"
+    page.select_option("#pace", "slow")
+    page.fill("#name", "慢")
+    page.click("#create")
+    page.wait_for_selector("#waiting")
+    code = page.inner_text("#roomcode").strip()
+    with sqlite3.connect(server.db) as db:
+        config = json.loads(db.execute("select config from rooms where code = ?", (code,)).fetchone()[0])
+    assert config["pace"] == "slow"
+    assert errors == []

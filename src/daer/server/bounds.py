@@ -19,7 +19,8 @@ from daer.rules.house import check_house_overrides
 from daer.rules.model import Ruleset
 from daer.server.protocol import MAX_ID, Id
 
-__all__ = ["MAX_ID", "Id", "RoomConfig", "RoomError", "bot_for", "bounds_info", "check_bot", "check_config"]
+__all__ = ["MAX_ID", "PACES", "Id", "RoomConfig", "RoomError", "bot_for", "bounds_info", "check_bot", "check_config",
+           "pace_factor"]
 
 MAX_CODE = 16
 """Longest room code (the column is 16 wide)."""
@@ -29,6 +30,10 @@ HANDS = (1, 64)
 """Hands in a match."""
 TIMER = (0.0, 600.0)
 """Seconds to act before 托管 (0: no timer)."""
+PACES = {"fast": 0.5, "normal": 1.0, "slow": 2.0}
+"""节奏 (the room's pace): how much the server's bot delay and claim window are stretched in this room.
+
+Both scale together, so a claim window stays at least the bot delay (docs/protocol.md, "Timing")."""
 MIN_SEATS, MAX_SEATS = 2, 4
 """Seats a room may have (each preset fixes its own; players cannot change it)."""
 MAX_SEARCH_WORLDS = 2000
@@ -76,6 +81,13 @@ class RoomConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     """Seconds a player has to act before 托管 (0: no timer)."""
     bot: Short = "heuristic"
     dealer_rule: Short = "winner"
+    pace: Short = "normal"
+    """节奏: ``fast`` / ``normal`` / ``slow`` (:data:`PACES`), the bots' pace and the claim window's length."""
+
+
+def pace_factor(cfg: RoomConfig) -> float:
+    """How much this room stretches the server's bot delay and claim window (1 for an unknown pace)."""
+    return PACES.get(cfg.pace, 1.0)
 
 
 def check_bot(name: str) -> None:
@@ -97,6 +109,9 @@ def check_config(cfg: RoomConfig) -> Ruleset:
         raise RoomError("bad_hands", "局数须在 1 到 64 之间", "hands must be 1-64")
     if not TIMER[0] <= cfg.timer <= TIMER[1]:
         raise RoomError("bad_timer", "计时须在 0 到 600 秒之间（0 = 不限）", "timer must be 0-600 seconds (0: none)")
+    if cfg.pace not in PACES:
+        raise RoomError("bad_pace", "节奏须是 fast（快）、normal（标准）或 slow（慢）",
+                        "pace must be fast, normal or slow")
     if cfg.dealer_rule not in {d.value for d in DealerRule}:
         raise RoomError("bad_dealer_rule", "坐庄方式不对", "dealer_rule must be winner, rotate or keep")
     check_bot(cfg.bot)
@@ -127,4 +142,4 @@ def bounds_info() -> dict[str, Any]:
     """The bounds a lobby form needs (served by ``GET /api/options``)."""
     return {"hands": list(HANDS), "timer": list(TIMER), "name": MAX_NAME, "id": MAX_ID, "code": MAX_CODE,
             "search_worlds": MAX_SEARCH_WORLDS, "bot_seconds": BOT_SECONDS,
-            "dealer_rules": [d.value for d in DealerRule]}
+            "dealer_rules": [d.value for d in DealerRule], "paces": list(PACES)}

@@ -33,14 +33,15 @@ def schedule(room: Room) -> None:
     if room.thinking:
         return  # the bot's answer reschedules
     loop = asyncio.get_event_loop()
+    pace = bounds.pace_factor(room.config)  # the room's 节奏 stretches the bot delay and the claim window alike
     if room.status == "playing" and room.state is not None:
         if room.state.window_complete():  # held at least claim_window after it opened
-            wait = room.claim_window - (time.monotonic() - room.opened)
+            wait = room.claim_window * pace - (time.monotonic() - room.opened)
             room.handle = loop.call_later(max(0.0, wait), tick, room)
             return
         acting = room.state.to_act()
         if any(room.seats[s].kind == "bot" or room.seats[s].auto or s in room.standin for s in acting):
-            room.handle = loop.call_later(room.bot_delay, tick, room)
+            room.handle = loop.call_later(room.bot_delay * pace, tick, room)
             return
         dls = [room.deadlines[s] for s in acting if s in room.deadlines]
         if dls:
@@ -48,7 +49,7 @@ def schedule(room: Room) -> None:
     elif room.status == "between":
         humans = {s.seat for s in room.seats if s.kind == "human" and not s.auto}
         if humans <= room.ready:
-            room.handle = loop.call_later(room.bot_delay, tick, room)
+            room.handle = loop.call_later(room.bot_delay * pace, tick, room)
         elif room.config.timer > 0:
             room.handle = loop.call_later(room.config.timer, tick, room)
 

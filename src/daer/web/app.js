@@ -58,6 +58,8 @@ async function lobby() {
   const timer = h("input", { id: "timer", type: "number", min: 0, max: 600, value: 30 });
   const bot = h("select", { id: "bot" },
     opts.bots.map((b) => h("option", { value: b, selected: b === "normal" }, t("bot_" + b) || b)));
+  const pace = h("select", { id: "pace" }, // 节奏: the room's bot delay and claim window (RoomConfig.pace)
+    (opts.bounds?.paces || ["fast", "normal", "slow"]).map((p) => h("option", { value: p, selected: p === "normal" }, t("pace_" + p))));
   const code = h("input", { id: "code", placeholder: "ABCD2345EFGH", maxlength: 16, style: "text-transform:uppercase" });
   const rid = newRid();
   const create = once(async () => {
@@ -65,7 +67,7 @@ async function lobby() {
     const overrides = house.overrides();
     try {
       const r = await api("/api/rooms", { name: name.value, rid, config: { rules: rules.value, hands: +hands.value,
-        timer: +timer.value, bot: bot.value, overrides } });
+        timer: +timer.value, bot: bot.value, pace: pace.value, overrides } });
       localStorage.setItem(tokenKey(r.code), r.token);
       history.pushState({ code: r.code }, "", r.link);
       enter(r.code);
@@ -94,6 +96,7 @@ async function lobby() {
       h("div", { class: "row" }, h("div", { class: "grow" }, h("label", {}, t("hands")), hands),
         h("div", { class: "grow" }, h("label", {}, t("timer")), timer)),
       h("label", { for: "bot" }, t("bot")), bot,
+      h("label", { for: "pace" }, t("pace")), pace,
       house.el,
       h("p", {}, h("button", { class: "primary", id: "create", onclick: create, style: "width:100%" }, t("create")))),
     h("div", { class: "panel" }, h("h2", {}, t("join2")),

@@ -22,33 +22,37 @@ export function feedEvents(events, full) {
 
 const cards = (kinds) => kinds.map(charOf).join("");
 
-// One event in words, in the page's language; `who(seat)` names a seat (我 / 下家 / … or a spectator's names).
-export function eventText(ev, who) {
+// One event in words, in the page's language. `who(seat)` names a seat (我 / 下家 / … or a spectator's names);
+// `you(seat)`: that seat is the reader's own (English says "You discard", not "Me discards").
+export function eventText(ev, who, you = () => false) {
   const en = lang === "en";
+  const s = (seat, verb) => (you(seat) ? `You ${verb}` : `${who(seat)} ${verb}s`); // English subject and verb
   switch (ev.type) {
     case "dealt": {
       const parts = [`${t("dealer")} ${who(ev.dealer)}`];
       if (ev.dijia !== null && ev.dijia !== undefined) parts.push(`${t("dijia")} ${who(ev.dijia)}`);
       const bottoms = ev.bottoms && ev.bottoms.length ? ev.bottoms : ev.bottom !== null ? [ev.bottom] : [];
       if (bottoms.length) parts.push(`${t("bottom")} ${cards(bottoms)}`);
-      return `${t("newHand")}${lang === "en" ? ": " : "："}${parts.join(" · ")}`;
+      return `${t("newHand")}${en ? ": " : "："}${parts.join(" · ")}`;
     }
-    case "long": return en ? `${who(ev.seat)}: ${term("long")} ${charOf(ev.kind)}` : `${who(ev.seat)} ${term("long")} ${charOf(ev.kind)}`;
-    case "discarded": return en ? `${who(ev.seat)} discards ${charOf(ev.kind)}` : `${who(ev.seat)} 打出 ${charOf(ev.kind)}`;
-    case "revealed": return en ? `${who(ev.seat)} turns up ${charOf(ev.kind)}` : `${who(ev.seat)} 翻出 ${charOf(ev.kind)}`;
+    case "long": return en ? `${s(ev.seat, "lay")} down a ${term("long")} of ${charOf(ev.kind)}` : `${who(ev.seat)} ${term("long")} ${charOf(ev.kind)}`;
+    case "discarded": return en ? `${s(ev.seat, "discard")} ${charOf(ev.kind)}` : `${who(ev.seat)} 打出 ${charOf(ev.kind)}`;
+    case "revealed": return en ? `${s(ev.seat, "turn")} up ${charOf(ev.kind)}` : `${who(ev.seat)} 翻出 ${charOf(ev.kind)}`;
     case "face_down":
-      if (ev.how === "draw") return en ? `${who(ev.seat)} draws a card face down` : `${who(ev.seat)} 摸了一张暗牌`;
+      if (ev.how === "draw") return en ? `${s(ev.seat, "draw")} a card face down` : `${who(ev.seat)} 摸了一张暗牌`;
       return en ? `${who(ev.seat)}: ${term(ev.how, { short: true })}, face down` : `${who(ev.seat)} ${term(ev.how)}（暗）`;
     case "claimed": {
-      const melds = ev.melds.map(cards).join(en ? " + " : " ");
+      // the 列 laid down are worth saying for a 吃 (which run, and any 比); a 碰 or 招 says it all
+      const melds = ev.how === "chi" || ev.melds.length > 1 ? ev.melds.map(cards).join(en ? " + " : " ") : "";
       const word = term(ev.how, { short: true });
-      return en ? `${who(ev.seat)}: ${word} ${charOf(ev.kind)} (${melds})` : `${who(ev.seat)} ${word} ${charOf(ev.kind)}（${melds}）`;
+      const tail = melds ? (en ? ` (${melds})` : `（${melds}）`) : "";
+      return en ? `${who(ev.seat)}: ${word} ${charOf(ev.kind)}${tail}` : `${who(ev.seat)} ${word} ${charOf(ev.kind)}${tail}`;
     }
     case "not_taken": return en ? `nobody takes ${charOf(ev.kind)}` : `${charOf(ev.kind)} 没人要`;
-    case "bao": return en ? `${who(ev.seat)} declares ready (报牌)` : `${who(ev.seat)} 报牌`;
+    case "bao": return en ? `${s(ev.seat, "declare")} ready (报牌)` : `${who(ev.seat)} 报牌`;
     case "ended":
       if (ev.winner === null || ev.winner === undefined) return `${t("draw")}`;
-      return en ? `${who(ev.winner)} wins · ${ev.hu} hu` : `${who(ev.winner)} 胡了 · ${ev.hu}胡`;
+      return en ? `${s(ev.winner, "win")} · ${ev.hu} hu` : `${who(ev.winner)} 胡了 · ${ev.hu}胡`;
     default: return ev.type;
   }
 }
@@ -59,7 +63,8 @@ const tone = (ev) => (ev.type === "claimed" || ev.type === "long" || ev.type ===
 
 export function feedEl(ctx) {
   const who = (s) => ctx.rel(s);
-  const lines = F.items.map((ev) => h("li", { class: tone(ev) }, eventText(ev, who))).reverse();
+  const you = (s) => !ctx.spectating() && s === ctx.S.seat;
+  const lines = F.items.map((ev) => h("li", { class: tone(ev) }, eventText(ev, who, you))).reverse();
   const toggle = h("button", { class: "feedhead", id: "feedtoggle", "aria-expanded": F.open ? "true" : "false",
     "aria-controls": "feedlist", onclick: () => { F.open = !F.open; ctx.render(); } },
   h("span", { class: "lbl" }, t("feed")), h("span", { class: "latest" }, lines.length ? lines[0].textContent : "—"),

@@ -46,7 +46,7 @@ const T = {
     flags: { tianhu: "天胡", dihu: "地胡", haidi: "海底", self_drawn: "自摸" },
     score: "分", meldsLbl: "明牌", discardsLbl: "弃牌", lastDiscard: "刚打出的牌", seatToPlay: "{who} 出牌中…",
     secondsLeft: "剩余秒数", tapTwice: "点一张牌，再点一次（或点「打」）打出", bao: "报牌", feed: "记录", newHand: "新一局",
-    huangWord: "黄", mute: "静音", sound: "声音", soundOn: "声音：开", soundOff: "声音：关",
+    huangWord: "黄", pace: "节奏（机器人出牌、等人吃碰的快慢）", pace_fast: "快", pace_normal: "标准", pace_slow: "慢（适合新手）", mute: "静音", sound: "声音", soundOn: "声音：开", soundOff: "声音：关",
   },
   en: {
     title: "Da Er · online table", create: "Create room", join: "Join", joinCode: "Room code", name: "Name",
@@ -65,11 +65,11 @@ const T = {
     red: "red cards", pays: "pays", total: "Total", finished: "Match over", replay: "Replay", record: "Download record",
     hand: "Hand {n}/{N}", room: "Room", reconnecting: "Connection lost, reconnecting…", closed: "The room is closed",
     fromReveal: "revealed", fromDiscard: "discarded", points: "Points", seatsTitle: "Seats", emptySeat: "empty",
-    join2: "Join room", noToken: "You have no seat here", hands2: "Hand", lang: "中文", instant: "Instant win", calc: "Calculator",
+    join2: "Join room", noToken: "You have no seat here", hands2: "Cards", lang: "中文", instant: "Instant win", calc: "Calculator",
     flags: { tianhu: "heavenly", dihu: "earthly", haidi: "last card", self_drawn: "self-drawn" },
     score: "Score", meldsLbl: "Melds", discardsLbl: "Discards", lastDiscard: "the last discard", seatToPlay: "{who} to play…",
     secondsLeft: "seconds left", tapTwice: "Tap a card, then tap it again (or Discard)", bao: "Declare ready", feed: "Log", newHand: "New hand",
-    huangWord: "Draw", mute: "Mute", sound: "Sound", soundOn: "Sound: on", soundOff: "Sound: off",
+    huangWord: "Draw", pace: "Pace (how fast bots play and claims wait)", pace_fast: "Fast", pace_normal: "Normal", pace_slow: "Slow (for beginners)", mute: "Mute", sound: "Sound", soundOn: "Sound: on", soundOff: "Sound: off",
   },
 };
 export let lang = localStorage.getItem("daer.lang") || "zh";
