@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from enum import StrEnum
 from typing import Annotated
 
@@ -19,6 +18,22 @@ class MetricsOpt(StrEnum):
     local = "local"
     on = "on"
     off = "off"
+
+
+class LogFormatOpt(StrEnum):
+    """How log lines are written."""
+
+    json = "json"
+    text = "text"
+
+
+class LogLevelOpt(StrEnum):
+    """The least severe log records written."""
+
+    debug = "debug"
+    info = "info"
+    warning = "warning"
+    error = "error"
 
 
 class GcOpt(StrEnum):
@@ -86,11 +101,17 @@ def serve(
         help="垃圾回收：tuned 恢复房间后冻结、第 0 代阈值 50000；default 不改 the garbage collector: tuned = freeze "
              "after restoring the rooms and gen-0 threshold 50,000 (short pauses); default = Python's own")]
     = GcOpt.tuned,
+    log_format: Annotated[LogFormatOpt, typer.Option(
+        help="日志格式：json 每行一个 JSON 对象，text 纯文本 log lines: json = one JSON object per line (room, seat, "
+             "event, latency; never a token or a card), text = plain")] = LogFormatOpt.text,
+    log_level: Annotated[LogLevelOpt, typer.Option(
+        help="日志级别；debug 记下每个动作 log level; debug logs every action")] = LogLevelOpt.info,
 ) -> None:
     """网上牌桌 — serve the online table (rooms, bots, records) at http://HOST:PORT/."""
     import uvicorn  # noqa: PLC0415 - the server stack loads only for this command
 
     from daer.server import create_app  # noqa: PLC0415
+    from daer.server.logs import setup_logging  # noqa: PLC0415
     from daer.store import database_url  # noqa: PLC0415
 
     limits = Limits(
@@ -101,9 +122,9 @@ def serve(
         idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every,
         allowed_origins=tuple(o.rstrip("/") for o in allowed_origin or ()),
     )
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    setup_logging(log_format.value, log_level.value)
     url = database_url(db)
     app = create_app(url, bot_delay=bot_delay, limits=limits, claim_window=claim_window,
                      metrics=metrics.value, gc_mode=gc.value)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536, ws_ping_interval=20)
+    uvicorn.run(app, host=host, port=port, log_level="warning", log_config=None, ws_max_size=65536, ws_ping_interval=20)

@@ -35,6 +35,7 @@ from daer.server.dealing import fairness_of
 from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
 from daer.server.limits import Limits, address_of
+from daer.server.logs import SLOW, ctx
 from daer.server.manager import RoomManager
 from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
 from daer.server.pwa import pwa_routes
@@ -157,7 +158,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         store = Store(db_url)
         state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay, claim_window=claim_window)
         n = manager().restore_all()
-        log.info("resumed %d rooms", n)
+        log.info("resumed %d rooms", n, extra=ctx("serving", rooms=n))
         freeze_after_restore(gc_mode)
         watch_gc()
         ops.started(manager())
@@ -207,6 +208,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             room, seat, token = manager().create(body.config, body.name.strip(), creator=address)
         except RoomError as exc:
             return _err(400, exc.code, exc.zh, exc.en)
+        log.info("room created", extra=ctx("room_created", room=room.code, seat=seat, rules=body.config.rules,
+                                           bot=body.config.bot))
         answer = {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}
         if body.rid is not None:
             answers.put(key, answer)
@@ -238,6 +241,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             seat, token = room.join(body.name.strip())
         except RoomError as exc:
             return _err(409, exc.code, exc.zh, exc.en)
+        log.info("seat joined", extra=ctx("seat_joined", room=room.code, seat=seat))
         answer = {"code": room.code, "seat": seat, "token": token}
         if body.rid is not None:
             answers.put(key, answer)
@@ -339,6 +343,11 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     return app
 
 
+def _outcome(reply: p.ServerMessage) -> str:
+    """How a message was answered, for the logs: ``ack`` or the error's code."""
+    return reply.code if isinstance(reply, p.Error) else "ack"
+
+
 def _peek_id(raw: str | bytes) -> str | None:
     """The id of a well-formed client message, if it has one."""
     try:
@@ -391,6 +400,7 @@ class Session:
         room = self.room
         if room is not None and self.conn in room.conns:
             room.conns.discard(self.conn)
+            log.info("disconnected", extra=ctx("disconnected", room=room.code, seat=self.conn.seat))
             if self.conn.seat is not None:
                 room.seats[self.conn.seat].online -= 1
                 room.broadcast(room.version)
@@ -450,7 +460,12 @@ class Session:
             t0 = time.perf_counter()
             reply = room.act(seat, msg)
             self.send(reply)
-            ACTION_SECONDS.observe(time.perf_counter() - t0)
+            took = time.perf_counter() - t0
+            ACTION_SECONDS.observe(took)
+            if took >= SLOW or log.isEnabledFor(logging.DEBUG):
+                log.log(logging.WARNING if took >= SLOW else logging.DEBUG, "act", extra=ctx(
+                    "slow_act" if took >= SLOW else "act", room=room.code, seat=seat, kind=msg.action.__class__.__name__
+                    .lower(), v=msg.v, latency_ms=round(took * 1000, 2), result=_outcome(reply)))
             if isinstance(reply, p.Error) and reply.code == "stale":
                 self.conn.push(p.encode(room.update_for(seat, msg.v)))
         elif isinstance(msg, p.Command):
@@ -458,7 +473,10 @@ class Session:
                 self.send(p.error("bad_command", "没有这个命令", f"unknown command; one of {p.COMMANDS}",
                                   id=msg.id, v=room.version))
                 return
-            self.send(room.command(seat, msg))
+            reply = room.command(seat, msg)
+            self.send(reply)
+            log.info("command", extra=ctx("command", room=room.code, seat=seat, name=msg.name,
+                                          result=_outcome(reply)))
 
     def hello(self, msg: p.Hello) -> None:
         if self.room is not None:
@@ -481,6 +499,7 @@ class Session:
                 return
             self.conn.holder = token_hash(msg.token)
         self.room, self.conn.seat = room, seat
+        log.info("connected", extra=ctx("connected", room=room.code, seat=seat, spectator=seat is None))
         self.send(p.Welcome(seat=seat, v=room.version))
         room.conns.add(self.conn)
         self.conn.push(p.encode(room.update_for(seat, msg.v, msg.p)))

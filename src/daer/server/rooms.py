@@ -37,6 +37,7 @@ from daer.server import protocol as p
 from daer.server.answering import Answering
 from daer.server.bounds import RoomConfig, RoomError, bot_for
 from daer.server.dealing import PendingDeal
+from daer.server.logs import ctx
 from daer.server.metrics import ACTIONS
 from daer.server.replies import ReplyBook
 from daer.server.seating import Conn, Seat, close_soon, token_hash
@@ -301,6 +302,9 @@ class Room(Answering):
             raise RoomError("store", "服务器保存失败，动作未生效，请重试",
                             "the server could not store the action; nothing changed, try again") from exc
         ACTIONS.labels(by="server" if client_id is None else "player").inc()
+        if log.isEnabledFor(logging.DEBUG):  # the action's type only: its cards may be a private choice's
+            log.debug("action", extra=ctx("action", room=self.code, seat=seat, kind=type(action).__name__.lower(),
+                                          v=self.version, by="server" if client_id is None else "player"))
         if ack is not None:
             self.replies.remember(seat, ack.id, ack)
         if private:
@@ -352,6 +356,9 @@ class Room(Answering):
     def _book(self, st: GameState) -> tuple[str, dict[str, Any]]:
         """Book a finished hand into the match: scores, next dealer, status."""
         assert st.result is not None
+        log.info("hand ended", extra=ctx("hand_ended", room=self.code, hand=self.hands_played + 1,
+                                         winner=st.result.winner, how=st.result.how, hu=st.result.hu,
+                                         points=msgspec.json.encode(st.result.points).decode()))
         for s, pts in enumerate(st.result.points):
             self.scores[s] += pts
         self.hands_played += 1
@@ -454,6 +461,8 @@ class Room(Answering):
             fairness=(pending.commitment, pending.seed, pending.entropy_json()), reply=self._answer_row(),
         )
         self.fair, self.pending, self.ready = pending.fairness(), None, set()
+        log.info("hand started", extra=ctx("hand_started", room=self.code, hand=self.hands_played + 1,
+                                           dealer=self.dealer, v=self.version))
         self._install(st, self.version)
         self.status = "playing"
         if st.over:  # an instant win (3垅 / 5坎) at the deal
