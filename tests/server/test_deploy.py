@@ -1,0 +1,99 @@
+"""The deployment files in deploy/ (docs/deploy.md): checked by the tools that will run them.
+
+The systemd unit by ``systemd-analyze verify`` (no warning allowed) and by starting its exact command line;
+the Caddyfile by ``caddy adapt --validate`` (Debian's packages, installed by scripts/test.sh).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from serving import free_port, get
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+
+
+def _unit() -> dict[str, list[str]]:
+    """The unit's ``Key=value`` lines (comments skipped), values by key in order."""
+    out: dict[str, list[str]] = {}
+    for line in (DEPLOY / "daer.service").read_text().splitlines():
+        if "=" in line and not line.startswith(("#", ";", "[")):
+            key, value = line.split("=", 1)
+            out.setdefault(key.strip(), []).append(value.strip())
+    return out
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed (scripts/test.sh installs it from Debian)")
+    return path
+
+
+def test_the_systemd_unit_verifies_without_a_warning(tmp_path: Path) -> None:
+    tool = _tool("systemd-analyze")
+    daer = Path(sys.executable).with_name("daer")  # the unit's /opt/daer/.venv/bin/daer, here
+    assert daer.exists()
+    text = (DEPLOY / "daer.service").read_text()
+    assert "/opt/daer/.venv/bin/daer " in text
+    unit = tmp_path / "daer.service"
+    unit.write_text(text.replace("/opt/daer/.venv/bin/daer ", f"{daer} "))
+    res = subprocess.run([tool, "verify", str(unit)], capture_output=True, text=True, timeout=60, check=False)
+    assert res.returncode == 0, res.stderr
+    assert "daer.service" not in res.stderr, res.stderr  # an unknown key is only a warning: none allowed either
+
+
+def test_the_unit_command_line_serves_and_caddy_proxies_to_its_address(tmp_path: Path) -> None:
+    unit = _unit()
+    (exec_start,) = unit["ExecStart"]
+    argv = shlex.split(exec_start)
+    assert argv[:2] == ["/opt/daer/.venv/bin/daer", "serve"]
+    args = argv[2:]
+    address = f"{args[args.index('--host') + 1]}:{args[args.index('--port') + 1]}"
+    caddyfile = (DEPLOY / "Caddyfile").read_text()
+    assert f"reverse_proxy {address}" in caddyfile  # Caddy sends the players where the unit listens
+    assert args[args.index("--allowed-origin") + 1] == f"https://{caddyfile.split('{')[0].split()[-1]}"
+    env = dict(e.split("=", 1) for e in unit["Environment"])
+    assert env["DAER_DATABASE_URL"].startswith(f"sqlite:////var/lib/{unit['StateDirectory'][0]}/")  # its own folder
+    # the same command, but on a free port and with the database in a temporary folder
+    port = free_port()
+    args[args.index("--port") + 1] = str(port)
+    db = f"sqlite:///{tmp_path / 'daer.db'}"
+    log = (tmp_path / "daer.log").open("wb")
+    proc = subprocess.Popen([sys.executable, "-m", "daer", "serve", *args], stdout=log, stderr=log,
+                            env={**os.environ, "DAER_DATABASE_URL": db})
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, (tmp_path / "daer.log").read_text()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the unit's command did not start"
+                time.sleep(0.1)
+        assert get(f"http://127.0.0.1:{port}/readyz")[0] == 200
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        log.close()
+    assert (tmp_path / "daer.db").exists()  # it used DAER_DATABASE_URL, as the unit's Environment= says
+    first = (tmp_path / "daer.log").read_text().splitlines()[1]
+    assert first.startswith("{"), first  # --log-format json
+
+
+def test_the_caddyfile_validates(tmp_path: Path) -> None:
+    tool = _tool("caddy")
+    res = subprocess.run([tool, "adapt", "--validate", "--adapter", "caddyfile", "--config", str(DEPLOY / "Caddyfile")],
+                         capture_output=True, text=True, timeout=60, check=False,
+                         env={**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)})
+    assert res.returncode == 0, res.stderr
+    assert '"upstreams":[{"dial":"127.0.0.1:8000"}]' in res.stdout  # adapted to JSON: the proxy's upstream
