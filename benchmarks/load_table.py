@@ -9,6 +9,12 @@ sending an action to receiving the update that carries it, actions per second, t
 server's garbage-collection pauses read from its ``/metrics`` (count and p99 over the measured window, the
 longest since start).  ``--gc default`` runs the server with Python's own collector settings instead of
 ``daer serve``'s tuned ones (to compare both in one session).
+
+It also reports what the capacity model of docs/deploy.md needs: the server's CPU seconds per applied action
+(``process_cpu_seconds_total`` over ``daer_actions_total``, both read from ``/metrics`` at the start and the end
+of the measured window) and the load client's own CPU, as a share of the machine's cores.  ``--url`` points it
+at a running server or a balancer instead (a cluster: ``--metrics`` then names each worker's own address, whose
+``/metrics`` are summed).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -91,9 +98,9 @@ GcSample = tuple[dict[float, float], float, dict[str, float], dict[str, float]]
 the most CPU time one took (s)."""
 
 
-async def gc_pauses(http: httpx.AsyncClient, url: str) -> GcSample:
-    """The server's GC pause histogram, read from its /metrics."""
-    text = (await http.get(f"{url}/metrics")).text
+async def gc_pauses(http: httpx.AsyncClient, urls: list[str]) -> GcSample:
+    """The servers' GC pause histogram, read from their /metrics (summed; the longest of all)."""
+    text = "".join([(await http.get(f"{url}/metrics")).text for url in urls])
     buckets: dict[float, float] = {}
     count = 0.0
     longest: dict[str, float] = {}
@@ -106,9 +113,11 @@ async def gc_pauses(http: httpx.AsyncClient, url: str) -> GcSample:
             elif s.name == "daer_gc_pause_seconds_count":
                 count += s.value
             elif s.name == "daer_gc_pause_max_seconds":
-                longest[s.labels["generation"]] = s.value
+                g = s.labels["generation"]
+                longest[g] = max(longest.get(g, 0.0), s.value)
             elif s.name == "daer_gc_pause_cpu_max_seconds":
-                cpu[s.labels["generation"]] = s.value
+                g = s.labels["generation"]
+                cpu[g] = max(cpu.get(g, 0.0), s.value)
     return buckets, count, longest, cpu
 
 
@@ -128,6 +137,19 @@ def quantile(q: float, buckets: dict[float, float]) -> float:
     return lo
 
 
+async def cpu_and_actions(http: httpx.AsyncClient, urls: list[str]) -> tuple[float, float]:
+    """(CPU seconds, actions applied) of the servers at ``urls``, summed, from their /metrics."""
+    cpu = actions = 0.0
+    for url in urls:
+        for family in text_string_to_metric_families((await http.get(f"{url}/metrics")).text):
+            for s in family.samples:
+                if s.name == "process_cpu_seconds_total":
+                    cpu += s.value
+                elif s.name == "daer_actions_total":
+                    actions += s.value
+    return cpu, actions
+
+
 def rss_kb(pid: int) -> tuple[int, int]:
     """(current RSS, peak RSS) of a process in kB."""
     fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
@@ -136,11 +158,18 @@ def rss_kb(pid: int) -> tuple[int, int]:
 
 async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        srv = Server(Path(tmp) / "load.db", bot_delay=args.bot_delay, args=(*TEST_LIMITS, "--gc", args.gc)).start()
-        assert srv.proc is not None
+        srv = None
+        if args.url:  # a running server or balancer: its pace and collector are its own
+            url = args.url.rstrip("/")
+            ws_url = "ws" + url.removeprefix("http") + "/ws"
+        else:
+            srv = Server(Path(tmp) / "load.db", bot_delay=args.bot_delay,
+                         args=(*TEST_LIMITS, "--gc", args.gc)).start()
+            url, ws_url = srv.url, srv.ws_url
+        metrics = [m.rstrip("/") for m in args.metrics] or [url]
         try:
             stop, measure = asyncio.Event(), asyncio.Event()
-            tables = [Table(srv.url, srv.ws_url, args.think) for _ in range(args.tables)]
+            tables = [Table(url, ws_url, args.think) for _ in range(args.tables)]
             limits = httpx.Limits(max_connections=50)
             async with httpx.AsyncClient(limits=limits, timeout=60) as http:
                 tasks = []
@@ -152,12 +181,14 @@ async def main(args: argparse.Namespace) -> None:
                 ramp = time.monotonic() - t_start
                 await asyncio.sleep(5)
                 measure.set()
-                gc0 = await gc_pauses(http, srv.url)
+                gc0 = await gc_pauses(http, metrics)
+                cpu0, me0 = await cpu_and_actions(http, metrics), time.process_time()
                 t0 = time.monotonic()
                 await asyncio.sleep(args.seconds)
                 span = time.monotonic() - t0
-                gc1 = await gc_pauses(http, srv.url)
-                rss, peak = rss_kb(srv.proc.pid)
+                cpu1, me1 = await cpu_and_actions(http, metrics), time.process_time()
+                gc1 = await gc_pauses(http, metrics)
+                rss, peak = rss_kb(srv.proc.pid) if srv is not None and srv.proc is not None else (0, 0)
                 now = time.monotonic()
                 held = sum(1 for t in tables if t.alive and now - t.last_progress < 10)
                 stop.set()
@@ -183,10 +214,17 @@ async def main(args: argparse.Namespace) -> None:
                   f"longest since start {worst * 1000:.1f} ms (by generation: "
                   + ", ".join(f"{g}: {x * 1000:.1f} ms" for g, x in sorted(gc1[2].items())) + "; most CPU in one: "
                   + ", ".join(f"{g}: {x * 1000:.1f} ms" for g, x in sorted(gc1[3].items())) + ")")
+            acts, cpu = cpu1[1] - cpu0[1], cpu1[0] - cpu0[0]
+            cores = os.cpu_count() or 1
+            print(f"server CPU {cpu:.1f} s for {acts:.0f} actions applied (people and bots) in {span:.0f} s: "
+                  f"{cpu / max(acts, 1) * 1e6:.0f} µs per action, {acts / span:.1f} actions/s, "
+                  f"{cpu / span / cores:.0%} of the {cores} cores; load client CPU {(me1 - me0) / span / cores:.0%} "
+                  f"of the cores ({len(metrics)} server process(es) measured)")
             print(f"server RSS {rss / 1024:.0f} MiB (peak {peak / 1024:.0f} MiB); bot delay {args.bot_delay} s, "
                   f"think {args.think} s")
         finally:
-            srv.stop()
+            if srv is not None:
+                srv.stop()
 
 
 def parse() -> argparse.Namespace:
@@ -197,6 +235,10 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before acting")
     ap.add_argument("--gc", choices=("tuned", "default"), default="tuned",
                     help="the server's collector: daer serve's tuned settings, or Python's default")
+    ap.add_argument("--url", help="load this running server or balancer (http://HOST:PORT) instead of starting one")
+    ap.add_argument("--metrics", action="append", default=[],
+                    help="a server process's own address whose /metrics to read (repeat for each worker; "
+                         "default: the server's address)")
     return ap.parse_args()
 
 
