@@ -17,6 +17,18 @@ fi
 if { ! command -v caddy || ! command -v systemd-analyze; } >/dev/null && command -v apt-get >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy systemd >/dev/null
 fi
+# The accessibility scan (tests/web/test_a11y.py) runs axe-core from the npm registry, at a pinned version, installed
+# into a cache directory outside the repository (never committed); DAER_AXE tells the test where it is.
+AXE_VERSION=4.14.1
+AXE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/daer/axe-core-$AXE_VERSION"
+if [ ! -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ]; then
+    if ! command -v npm >/dev/null && command -v apt-get >/dev/null; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+    fi
+    mkdir -p "$AXE_DIR"
+    npm install --prefix "$AXE_DIR" --save-exact --no-audit --no-fund --ignore-scripts --loglevel=error "axe-core@$AXE_VERSION" >/dev/null
+fi
+export DAER_AXE="$AXE_DIR/node_modules/axe-core/axe.min.js"
 .venv/bin/ruff check .
 .venv/bin/mypy
 .venv/bin/pytest "$@"

@@ -93,8 +93,8 @@ async function lobby() {
     h("div", { class: "panel" }, h("h2", {}, t("create")),
       h("label", { for: "name" }, t("name")), name,
       rules.el,
-      h("div", { class: "row" }, h("div", { class: "grow" }, h("label", {}, t("hands")), hands),
-        h("div", { class: "grow" }, h("label", {}, t("timer")), timer)),
+      h("div", { class: "row" }, h("div", { class: "grow" }, h("label", { for: "hands" }, t("hands")), hands),
+        h("div", { class: "grow" }, h("label", { for: "timer" }, t("timer")), timer)),
       h("label", { for: "bot" }, t("bot")), bot,
       h("label", { for: "pace" }, t("pace")), pace,
       house.el,
@@ -135,7 +135,7 @@ async function enter(code) {
     });
     $app.replaceChildren(
       h("div", { class: "bar" }, h("span", {}, t("room")), h("span", { class: "code" }, S.code), h("span", { class: "grow" }), langButton()),
-      h("div", { class: "panel" }, h("h2", {}, t("join2")), h("label", {}, t("name")), name,
+      h("div", { class: "panel" }, h("h2", {}, t("join2")), h("label", { for: "name" }, t("name")), name,
         h("p", { class: "row" }, h("button", { class: "primary grow", id: "joinseat", onclick: join }, t("join")),
           h("button", { id: "watch", onclick: () => connect() }, t("spectate")))));
     return;
@@ -232,7 +232,7 @@ function waitingRoom(room) {
   const link = `${location.origin}/r/${room.code}`;
   return h("div", { class: "panel", id: "waiting" },
     h("p", {}, t("share"), " ", h("b", { class: "code" }, room.code)),
-    h("p", { class: "row" }, h("input", { value: link, readonly: true, id: "link" }),
+    h("p", { class: "row" }, h("input", { value: link, readonly: true, id: "link", "aria-label": t("copy") }),
       h("button", { id: "copy", onclick: () => copyLink(link) }, t("copy"))),
     h("h2", {}, t("seatsTitle")),
     h("div", { class: "seatlist" }, room.seats.map((s) => h("div", {}, `${s.seat + 1}. ${s.name || t("emptySeat")}`,

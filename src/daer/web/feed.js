@@ -70,5 +70,5 @@ export function feedEl(ctx) {
   h("span", { class: "lbl" }, t("feed")), h("span", { class: "latest" }, lines.length ? lines[0].textContent : "—"),
   h("span", { class: "chev", "aria-hidden": "true" }, F.open ? "▴" : "▾"));
   return h("section", { class: `feed${F.open ? " open" : ""}`, id: "feed", "aria-label": t("feed") },
-    toggle, h("ol", { id: "feedlist" }, lines));
+    toggle, h("ol", { id: "feedlist", tabindex: 0 }, lines));
 }

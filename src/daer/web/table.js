@@ -24,7 +24,7 @@ export function table(u, ctx) {
     const s = (me + i) % n;
     opps.push(seatPanel(u, ctx, s, (POS[n] || POS[4])[i] || "top"));
   }
-  const parts = [h("div", { class: "opps" }, opps), centre(u, ctx), feedEl(ctx)];
+  const parts = [h("div", { class: "opps", tabindex: 0 }, opps), centre(u, ctx), feedEl(ctx)];
   if (!spect) parts.push(mySeat(u, ctx));
   return h("div", { class: `table seats${n}${spect ? " watching" : ""}`, id: "table" }, parts);
 }

@@ -1,0 +1,84 @@
+"""Issue 10 item 9: an accessibility scan (axe-core) of every page a player sees, at phone and desktop size.
+
+axe-core comes from the npm registry at the version scripts/test.sh pins, installed into a cache directory
+(``DAER_AXE`` names its ``axe.min.js``); it is never committed.  Without it the scan is skipped, except in CI.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+from serving import Server
+from test_page_bugs import strict
+from test_table import create_room, hand_ids, play_to_settlement
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE_VERSION = re.search(r"^AXE_VERSION=(\S+)$", (ROOT / "scripts" / "test.sh").read_text(), re.MULTILINE)
+assert AXE_VERSION is not None, "scripts/test.sh pins AXE_VERSION"
+CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+AXE = Path(os.environ.get("DAER_AXE") or CACHE / "daer" / f"axe-core-{AXE_VERSION[1]}" / "node_modules" / "axe-core"
+           / "axe.min.js")
+BAD = ("serious", "critical")
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"axe-core is missing at {AXE}: scripts/test.sh installs it")
+        pytest.skip(f"axe-core {AXE_VERSION[1]} is not installed at {AXE} (bash scripts/test.sh installs it)")
+    return AXE.read_text(encoding="utf-8")
+
+
+def scan(page: Page, source: str, where: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, one line each."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(source)  # evaluated by the browser's debugger, outside the page's CSP
+    assert page.evaluate("() => axe.version") == AXE_VERSION[1]  # type: ignore[index]
+    result: dict[str, Any] = page.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
+    found = []
+    for v in result["violations"]:
+        if v["impact"] in BAD:
+            # each node with the last line of axe's reason (e.g. the colours and the ratio found)
+            targets = ", ".join(f"{' '.join(n['target'])} [{n['failureSummary'].splitlines()[-1].strip()}]"
+                                for n in v["nodes"][:4])
+            found.append(f"{where}: {v['id']} ({v['impact']}, {len(v['nodes'])}×): {v['help']} — {targets}")
+    return found
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_every_page_passes_the_accessibility_scan_with_no_console_error(
+        server: Server, browser: Any, axe_source: str, size: str) -> None:
+    ctx = (browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True,
+                               has_touch=True) if size == "phone" else browser.new_context(viewport=DESKTOP))
+    try:
+        page = ctx.new_page()
+        errors = strict(page)
+        found: list[str] = []
+        page.goto(server.url)
+        page.wait_for_selector("#create")
+        found += scan(page, axe_source, "lobby")
+        code = create_room(page, server)
+        found += scan(page, axe_source, "waiting room")
+        page.click("#start")
+        hand_ids(page)
+        found += scan(page, axe_source, "table mid-hand")
+        play_to_settlement(page)
+        page.wait_for_timeout(300)
+        found += scan(page, axe_source, "settlement")
+        page.goto(f"{server.url}/replay/{code}/1")
+        page.wait_for_selector("#step")
+        found += scan(page, axe_source, "replay")
+        page.goto(f"{server.url}/calc")
+        page.wait_for_selector(".picker .card")
+        found += scan(page, axe_source, "calculator")
+        assert found == [], "\n".join(found)
+        assert errors == []
+    finally:
+        ctx.close()
