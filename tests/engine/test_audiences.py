@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 from redeal import Course, course_of, play_course, redeal
 
@@ -34,6 +35,22 @@ def played(name: str, i: int) -> tuple[GameState, list[int]]:
     return st, deck
 
 
+def public_part(view_json: bytes) -> bytes:
+    """A view without its end-of-hand reveal (亮牌, ``result.hands``), which is allowed only once the hand is over.
+
+    The reveal shows every hand, so a re-deal changes it by design; everything else of every view — the end's
+    included — must stay byte-identical.  A reveal before the end is a leak: it fails here.
+    """
+    view = msgspec.json.decode(view_json)
+    result = view.get("result")
+    if result is not None and "hands" in result:
+        assert view["phase"] == "over", "hands revealed before the hand is over"
+        assert len(result.pop("hands")) == len(view["hand_sizes"])
+    else:
+        assert view["phase"] != "over", "a finished hand without its reveal"
+    return msgspec.json.encode(view)
+
+
 def seen(course: Course, deck: list[int]) -> tuple[list[bytes], list[bytes]] | None:
     """The seat's distinct views with held windows, and its views at its decisions without; None: rejected.
 
@@ -44,13 +61,13 @@ def seen(course: Course, deck: list[int]) -> tuple[list[bytes], list[bytes]] | N
     decisions: list[bytes] = []
 
     def on_held(st: GameState) -> None:
-        v = st.view(course.seat).to_json()
+        v = public_part(st.view(course.seat).to_json())
         if not held or held[-1] != v:
             held.append(v)
 
     def on_free(st: GameState) -> None:
         if st.over or (course.seat is not None and course.seat in st.to_act()):
-            v = st.view(course.seat).to_json()
+            v = public_part(st.view(course.seat).to_json())
             if not decisions or decisions[-1] != v:  # asked once, whoever else is deciding
                 decisions.append(v)
 

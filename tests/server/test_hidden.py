@@ -104,10 +104,29 @@ def frames(manager: RoomManager, name: str, course: Course, deck: list[int]) -> 
         while not c.queue.empty():
             text = c.queue.get_nowait()
             assert text is not None
-            out.append(re.sub(r'"(hand_id|last_hand_id)":\d+', r'"\1":0', text.replace(room.code, "ROOM")))
+            out.append(re.sub(r'"(hand_id|last_hand_id)":\d+', r'"\1":0', public_part(text.replace(room.code, "ROOM"))))
         return out
 
     return drain(seat_conn), drain(watcher)
+
+
+def public_part(frame: str) -> str:
+    """A frame without the end-of-hand reveal (亮牌, ``view.result.hands``), which only a finished hand may carry.
+
+    The reveal shows every hand, so a re-deal changes it by design; everything else, the last frame's included,
+    must stay byte-identical.  The reveal in a frame of a hand still in play is a leak and fails here.
+    """
+    msg = json.loads(frame)
+    view = msg.get("view") if msg.get("t") == "update" else None
+    if view is None:
+        return frame
+    result = view.get("result")
+    if result is None:
+        assert view["phase"] != "over"
+        return frame
+    assert view["phase"] == "over", "a result (and its reveal) before the hand is over"
+    assert len(result.pop("hands")) == len(view["hand_sizes"]), "a finished hand shows every hand"
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 @pytest.fixture(scope="module")
@@ -221,3 +240,39 @@ def test_a_claim_window_that_runs_out_is_answered_without_the_public_tuoguan_bad
         room.conns.clear()
         loop.close()
         asyncio.set_event_loop(None)
+
+
+def test_the_property_catches_a_reveal_before_the_end_and_a_leak_in_the_last_frame(
+        manager: RoomManager, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted leaks: the end-of-hand reveal is exempt from the comparison only in a finished hand's frames.
+
+    Sent while the hand is in play it fails; and the rest of the last frame is still compared, so a hidden card
+    shown there (the stock left unrevealed, written into the result) fails too."""
+    import msgspec  # noqa: PLC0415
+
+    from daer.engine.state import GameState as State  # noqa: PLC0415
+    from daer.engine.views import Result, View  # noqa: PLC0415
+
+    honest = State.view
+
+    def early(self: State, seat: int | None, *, log: bool = True) -> View:
+        v = honest(self, seat, log=log)
+        if self.over or self.phase != "discard":
+            return v
+        shown = tuple(tuple(sorted(c // 4 for c in h)) for h in self.hands)
+        return msgspec.structs.replace(v, result=Result(winner=None, how="huang", hu=0, hands=shown))
+
+    monkeypatch.setattr(State, "view", early)
+    with pytest.raises(AssertionError, match="before the hand is over"):
+        check(manager, "luzhou", hands=1, tries=1)
+
+    def last(self: State, seat: int | None, *, log: bool = True) -> View:
+        v = honest(self, seat, log=log)
+        if v.result is None:
+            return v
+        stock = "".join(str(c // 4) for c in self.stock)  # never revealed: re-dealt in the property
+        return msgspec.structs.replace(v, result=msgspec.structs.replace(v.result, name=stock))
+
+    monkeypatch.setattr(State, "view", last)
+    with pytest.raises(AssertionError, match=r"seat|spectator"):
+        check(manager, "luzhou", hands=4, tries=3)

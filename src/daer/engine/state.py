@@ -494,6 +494,7 @@ class GameState:
             groups=result.groups, red=result.red, flags=result.flags,
             multipliers=tuple(m.zh for m in st.multipliers), factor=st.factor, deng=st.deng, points=st.points,
             fan=st.fan, final=st.final, penalties=result.penalties, money=st.money,
+            hands=tuple(_kinds(h) for h in self.hands),  # 亮牌: the hand is over, every hand is shown
         )
         self.phase = "over"
         self.actor = None

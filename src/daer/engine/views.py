@@ -95,6 +95,10 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     """包牌 paid at a 黄 end: (seat, what it passed up: ``peng``, ``zhao`` or ``peng+zhao``)."""
     money: bool = False
     """Money play (付钱): ``points`` are 分 (show 元: 250 → 2.5 元)."""
+    hands: tuple[tuple[int, ...], ...] = ()
+    """亮牌, the end-of-hand reveal: every seat's concealed cards when the hand ended, as sorted kinds (the
+    winner's included).  Public because the hand is over: a result exists only then.  Face-down melds
+    (跑胡子's 偎) of other seats than the winner stay face down."""
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True):

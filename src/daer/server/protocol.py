@@ -131,6 +131,8 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     """When a hand is over: its seed, the seats' entropy and the commitment, to check the deal."""
     money: bool = False
     """Money play (付钱): scores, points and amounts are 分; the page shows them as 元 (2.5 元)."""
+    work: dict[str, Any] | None = None
+    """When a hand is over: the settlement's working (:func:`daer.settlement_work.worked`), 胡 → 等 → amounts."""
 
 
 class Welcome(_Msg, frozen=True, tag="welcome"):

@@ -41,6 +41,7 @@ from daer.server.logs import ctx
 from daer.server.metrics import ACTIONS
 from daer.server.replies import ReplyBook
 from daer.server.seating import Conn, Seat, close_soon, token_hash
+from daer.server.settling import work_of
 from daer.store import ActionRow, Store
 
 log = logging.getLogger("daer.server")
@@ -196,6 +197,7 @@ class Room(Answering):
             commit=(self.fair.commitment if self.status == "playing" and self.fair is not None
                     else self.pending.commitment if self.pending is not None else None),
             reveal=self.fair if self.state is not None and self.state.over else None,
+            work=work_of(self.rules, self.state),
         )
 
     def update_for(self, seat: int | None, since: int | None, seen: int | None = None) -> p.Update:

@@ -9,6 +9,7 @@ import { closeRulesSheet, rulesButton, rulesPanel } from "./rules-sheet.js";
 import { afterUpdate, beforeUpdate, noteDiscardFrom, tableTick } from "./cues.js";
 import { muteButton, table } from "./table.js";
 import "./pwa.js"; // offline worker, offline banner
+import { matchHistory, optionsTitle, settleWords, settlementBody, shareBar } from "./settle.js";
 
 const $app = document.getElementById("app");
 const S = { code: null, token: null, seat: null, ws: null, v: null, upd: null, sel: null, busy: false,
@@ -222,7 +223,10 @@ function render() {
   else parts.push(table(u, ctx));
   if (u.view && u.view.result && (room.status === "between" || room.status === "finished")) parts.push(settlement(u));
   document.body.classList.toggle("at-table", Boolean(u.view) && room.status !== "waiting");
+  const scrolled = document.getElementById("settlement")?.scrollTop || 0;
   $app.replaceChildren(...parts);
+  const sheet = document.getElementById("settlement");
+  if (sheet && scrolled) sheet.scrollTop = scrolled; // an update while reading the settlement keeps its place
 }
 // what the table's modules (table.js, cues.js) use of the page
 const ctx = { S, act: (a) => act(a), cmd: (c) => cmd(c), render: () => render(), rel: (s) => rel(s), amt: (x) => amt(x),
@@ -269,31 +273,27 @@ function amt(x) {
   return `${sign}${Math.floor(a / 100)}${frac} 元`;
 }
 
+// The settlement (settle.js draws it from view.result, room.work, room.payments and the match's hands):
+// the working, every hand revealed, 战绩, share, and one tap to the next hand in a bar that never scrolls away.
 function settlement(u) {
   const { view, room } = u;
-  const r = view.result;
-  const name = (s) => (spectating() ? room.seats[s].name : `${rel(s)} ${room.seats[s].name}`);
-  const rows = [];
-  if (r.winner === null) rows.push(h("h2", {}, t("draw")));
-  else {
-    rows.push(h("h2", {}, `${t("winner")}: ${name(r.winner)} · ${r.hu}${t("hu")}`,
-      r.flags.length ? ` · ${r.flags.map((f) => t("flags")[f] || f).join(" ")}` : "", r.name ? ` · ${r.name}` : ""));
-    if (r.groups.length) rows.push(h("table", { id: "groups" }, r.groups.map(([shape, kinds, hu]) =>
-      h("tr", {}, h("td", {}, termOfZh(shape)), h("td", {}, cardRow(kinds, "mid2")), h("td", {}, `${hu}${t("hu")}`)))));
-    rows.push(h("p", {}, `${t("red")} ${r.red} · ${t("deng")} ${r.deng} · ${t("multipliers")}: ${r.multipliers.length ? r.multipliers.join(" ") : "—"} · ${t("factor")} ×${r.factor}`));
-  }
-  if (room.payments.length) rows.push(h("table", { id: "payments" }, room.payments.map((p) =>
-    h("tr", {}, h("td", {}, `${name(p.payer)} ${t("pays")} ${name(p.payee)}`, h("div", { class: "note" }, lang === "en" ? p.en : p.zh)),
-      h("td", { class: "amt" }, `${amt(p.amount)}`)))));
-  rows.push(h("table", { id: "scores" }, h("tr", {}, h("th", {}, ""), h("th", {}, t("points")), h("th", {}, t("total"))),
-    room.seats.map((s) => h("tr", {}, h("td", {}, name(s.seat)), h("td", { class: r.points[s.seat] > 0 ? "pos" : r.points[s.seat] < 0 ? "neg" : "" }, `${r.points[s.seat] > 0 ? "+" : ""}${amt(r.points[s.seat])}`), h("td", {}, `${amt(s.score)}`)))));
+  const names = room.seats.map((s) => (spectating() ? s.name || t("emptySeat") : `${rel(s.seat)} ${s.name}`));
+  const title = `${t("title").split(" · ")[0]} · ${optionsTitle(room.rules)} · ${t("room")} ${room.code} · ${t("hand", { n: room.hand_no, N: room.hands })}`;
+  const data = { result: view.result, work: room.work, payments: room.payments, names, me: spectating() ? null : S.seat,
+    money: room.money, dealer: view.dealer, dijia: view.dijia, totals: room.seats.map((s) => s.score), title,
+    history: matchHistory(room.code, room.hand_no, render), fileName: `${room.code}-${room.hand_no}`,
+    plainNames: room.seats.map((s) => s.name || t("emptySeat")) };
   const hand = `${encodeURIComponent(room.code)}/${room.hand_no}`; // records are reached through the room's code
-  const links = room.hand_no > 0 ? h("p", {}, h("a", { href: `/replay/${hand}`, target: "_blank", rel: "noopener" }, t("replay")), " · ",
+  const links = room.hand_no > 0 ? h("p", { class: "links" }, h("a", { href: `/replay/${hand}`, target: "_blank", rel: "noopener" }, t("replay")), " · ",
     h("a", { href: `/api/rooms/${encodeURIComponent(room.code)}/hands/${room.hand_no}/record`, download: true }, t("record"))) : null;
   const ready = S.seat !== null && room.ready.includes(S.seat);
-  return h("div", { class: "overlay", id: "settlement" }, h("div", { class: "sheet" },
-    h("h2", {}, room.status === "finished" ? t("finished") : t("settle")), ...rows, links,
-    room.status === "between" && S.seat !== null ? h("button", { class: "primary", id: "next", disabled: ready, style: "width:100%", onclick: () => cmd("next") }, ready ? t("ready") : t("nextHand")) : null));
+  const next = room.status === "between" && !spectating()
+    ? h("button", { class: "primary grow", id: "next", disabled: ready, onclick: () => cmd("next") }, ready ? settleWords("ready") : t("nextHand")) : null;
+  return h("div", { class: "overlay", id: "settlement", role: "dialog", "aria-modal": "true", "aria-labelledby": "settletitle" },
+    h("div", { class: "sheet settle" },
+      h("h2", { id: "settletitle" }, room.status === "finished" ? t("finished") : `${t("settle")} · ${t("hand", { n: room.hand_no, N: room.hands })}`),
+      ...settlementBody(data), links, shareBar(data, toast),
+      h("div", { class: "settlefoot" }, next)));
 }
 
 setInterval(() => tableTick(ctx), 250);

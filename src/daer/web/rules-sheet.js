@@ -84,3 +84,4 @@ export function closeRulesSheet() {
 
 // The top bar's 规则 button.
 export const rulesButton = (room) => h("button", { id: "rulesbtn", onclick: () => openRulesSheet(room) }, w("rules"));
+loadOptions(); // early: the rules sheet and the settlement name the ruleset by its title
