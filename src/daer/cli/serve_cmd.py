@@ -36,6 +36,13 @@ class LogLevelOpt(StrEnum):
     error = "error"
 
 
+class SyncOpt(StrEnum):
+    """SQLite's ``synchronous`` setting."""
+
+    normal = "normal"
+    full = "full"
+
+
 class GcOpt(StrEnum):
     """The garbage collector's settings."""
 
@@ -106,6 +113,9 @@ def serve(
              "event, latency; never a token or a card), text = plain")] = LogFormatOpt.text,
     log_level: Annotated[LogLevelOpt, typer.Option(
         help="日志级别；debug 记下每个动作 log level; debug logs every action")] = LogLevelOpt.info,
+    sqlite_sync: Annotated[SyncOpt, typer.Option(
+        help="SQLite 落盘：normal 进程被杀不丢，full 断电也不丢（每个循环周期一次 fsync） SQLite synchronous: normal "
+             "survives kill -9, full also a power cut (one fsync per loop tick, docs/deploy.md)")] = SyncOpt.normal,
 ) -> None:
     """网上牌桌 — serve the online table (rooms, bots, records) at http://HOST:PORT/."""
     import uvicorn  # noqa: PLC0415 - the server stack loads only for this command
@@ -125,6 +135,6 @@ def serve(
     setup_logging(log_format.value, log_level.value)
     url = database_url(db)
     app = create_app(url, bot_delay=bot_delay, limits=limits, claim_window=claim_window,
-                     metrics=metrics.value, gc_mode=gc.value)
+                     metrics=metrics.value, gc_mode=gc.value, sqlite_sync=sqlite_sync.value)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", log_config=None, ws_max_size=65536, ws_ping_interval=20)

@@ -136,11 +136,13 @@ def _hand_number(request: Request) -> int:
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Limits | None = None,
-               claim_window: float = 0.0, metrics: MetricsAccess = "local", gc_mode: GcMode = "default") -> Starlette:
+               claim_window: float = 0.0, metrics: MetricsAccess = "local", gc_mode: GcMode = "default",
+               sqlite_sync: str = "normal") -> Starlette:
     """The app with its store (migrated at start), every unfinished room resumed and the expiry sweep.
 
     ``metrics``: who may read ``/metrics``; ``gc_mode="tuned"``: the collector's threshold raised and the
-    restored rooms frozen (:mod:`daer.server.metrics`; ``daer serve`` tunes by default).
+    restored rooms frozen (:mod:`daer.server.metrics`; ``daer serve`` tunes by default); ``sqlite_sync``:
+    ``normal`` or ``full`` (:data:`daer.store.db.SYNC`).
     """
     state: dict[str, Any] = {}
     ops = Ops(metrics)
@@ -155,13 +157,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tune_gc(gc_mode)
-        store = Store(db_url)
+        store = Store(db_url, synchronous=sqlite_sync)
         state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay, claim_window=claim_window)
         n = manager().restore_all()
         log.info("resumed %d rooms", n, extra=ctx("serving", rooms=n))
         freeze_after_restore(gc_mode)
         watch_gc()
         ops.started(manager())
+        store.writer.on_fail = manager().store_failed
+        store.writer.start()  # from now on: one commit per loop tick, frames sent after it (daer.store.writer)
         sweeper = asyncio.create_task(sweep_forever(manager(), lim))
         yield
         sweeper.cancel()
@@ -241,6 +245,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             seat, token = room.join(body.name.strip())
         except RoomError as exc:
             return _err(409, exc.code, exc.zh, exc.en)
+        await manager().store.writer.synced()  # the token is handed out once the seat is stored
+        if room.seat_of(token) != seat:  # its write failed (the room was reloaded from the store)
+            return _err(503, "store", "服务器保存失败，请重试", "the server could not store the seat; try again")
         log.info("seat joined", extra=ctx("seat_joined", room=room.code, seat=seat))
         answer = {"code": room.code, "seat": seat, "token": token}
         if body.rid is not None:
@@ -365,7 +372,7 @@ class Session:
         self.ws = ws
         self.manager = manager
         self.limits, self.address = limits, address
-        self.conn = Conn(None)
+        self.conn = Conn(None, gate=manager.store.writer)
         self.room: Room | None = None
         self.bucket = Bucket()
         self.strikes = 0

@@ -9,6 +9,7 @@ import time
 import msgspec
 
 from daer.engine import GameState
+from daer.server import protocol as p
 from daer.server.bounds import RoomConfig, RoomError, check_config
 from daer.server.dealing import PendingDeal, fairness_of
 from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, EXPIRED, LIVE, Room, action_codec
@@ -63,7 +64,10 @@ class RoomManager:
         code = code.strip().upper()
         if code in self.rooms:
             return self.rooms[code]
-        row = self.store.load_room(code) if 3 <= len(code) <= 16 else None
+        if not 3 <= len(code) <= 16:
+            return None
+        self.store.flush()  # a room the expiry sweep just closed is read as closed
+        row = self.store.load_room(code)
         if row is None or row.status == EXPIRED:
             return None
         try:
@@ -76,6 +80,29 @@ class RoomManager:
             return None
         self.rooms[code] = room
         return room
+
+    def store_failed(self, code: str, exc: BaseException) -> None:
+        """A write of this room could not be committed (the store's writer says so): the room goes back to
+        what is stored, and its sockets are closed (the messages waiting for that write are dropped); the
+        clients reconnect and resume at the stored version."""
+        room = self.rooms.get(code)
+        if room is None:
+            return
+        log.error("room %s: write failed (%s); reloading it from the store", code, exc)
+        conns = list(room.conns)
+        room.conns.clear()
+        for c in conns:
+            c.abort(p.encode(p.Closed(zh="服务器保存失败，请重新连接",
+                                      en="the server could not store a change; reconnect")))
+        try:
+            room._reload()
+        except Exception:
+            log.exception("room %s: reload failed; dropping it from memory", code)
+            del self.rooms[code]
+            return
+        for s in room.seats:
+            s.online = 0
+        room.schedule()
 
     def restore_all(self) -> int:
         """Load every room that was waiting or playing (re-validated) and restart its clock; returns how many."""

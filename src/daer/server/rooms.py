@@ -477,7 +477,7 @@ class Room(Answering):
 
     def _finish_hand_row(self, points: str) -> None:
         assert self.hand_id is not None
-        self.store.finish_hand(self.hand_id, points)
+        self.store.finish_hand(self.hand_id, points, code=self.code)
 
     def _install(self, st: GameState, start_version: int) -> None:
         self.state = st

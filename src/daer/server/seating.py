@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from daer.store import SeatRow
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def token_hash(token: str) -> str:
@@ -14,24 +19,53 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class Conn:
-    """One WebSocket connection's outbox: the room pushes text, a writer task sends it."""
+class Gate(Protocol):
+    """What a frame waits for before it is queued: the commit of every write made so far
+    (:meth:`daer.store.writer.Writer.after_commit`)."""
 
-    def __init__(self, seat: int | None, *, limit: int = 256) -> None:
+    def after_commit(self, fn: Callable[[], None]) -> None: ...
+
+
+class Conn:
+    """One WebSocket connection's outbox: the room pushes text, a writer task sends it.
+
+    With a ``gate`` (the store's writer, in the server), a frame is queued only once every write made
+    before it is committed: no ack or update reports a change that is not stored yet.
+    """
+
+    def __init__(self, seat: int | None, *, limit: int = 256, gate: Gate | None = None) -> None:
         self.seat = seat
         self.holder: str | None = None
         """Hash of the token this connection proved at ``hello`` (None: a spectator)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
         self.overflow = False
+        self.gate = gate
+        self.aborted = False
+        """The room's write failed: frames still waiting for the commit are dropped (:meth:`abort`)."""
 
     def push(self, text: str | None) -> None:
-        """Queue a frame (None closes); a client too slow to read is dropped, not waited for."""
-        if self.overflow:
+        """Queue a frame (None closes) after the writes before it commit; a client too slow to read is
+        dropped, not waited for."""
+        if self.gate is None:
+            self._put(text)
+        else:
+            self.gate.after_commit(functools.partial(self._put, text))
+
+    def _put(self, text: str | None) -> None:
+        if self.overflow or self.aborted:
             return
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.overflow = True
+
+    def abort(self, text: str) -> None:
+        """Send ``text`` now and close, dropping every frame not yet released (its write was not stored)."""
+        if self.aborted:
+            return
+        self._put(text)
+        self._put(None)
+        self.aborted = True
 
 
 def close_soon(conns: list[Conn]) -> None:

@@ -1,12 +1,16 @@
 """The store: one SQLAlchemy engine, migrated at start, and one short transaction per change.
 
-SQLite (WAL, ``synchronous=NORMAL``) by default: a committed transaction survives the process being
-killed (``kill -9``); PostgreSQL by URL (``postgresql+psycopg://...``, the ``postgres`` extra).
-Every method commits before it returns, so the server broadcasts only what is on disk.
+SQLite (WAL, ``synchronous=NORMAL``, or ``FULL``) by default: a committed transaction survives the process
+being killed (``kill -9``); PostgreSQL by URL (``postgresql+psycopg://...``, the ``postgres`` extra).
+Writes are plain SQL executed by :class:`daer.store.writer.Writer` on the driver: each method's statements
+are one unit, committed before it returns — or, once the server has started the writer's group commit,
+with every other unit of the same event-loop tick, and the server sends nothing until that commit (so it
+still broadcasts only what is on disk).  Reads go through SQLAlchemy Core.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from importlib import resources
@@ -14,10 +18,11 @@ from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Table, create_engine, event, func, insert, select, update
+from sqlalchemy import Connection, Table, create_engine, event, func, select
 from sqlalchemy.engine import Engine
 
 from daer.store.models import ActionTable, HandTable, ReplyTable, RoomTable, SeatTable
+from daer.store.writer import Stmt, Writer
 
 DEFAULT_URL = "sqlite:///daer.db"
 """Database used when neither ``--db`` nor ``DAER_DATABASE_URL`` is given."""
@@ -105,10 +110,15 @@ class RoomRow:
     deal_entropy: str | None = None
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+SYNC = ("normal", "full")
+"""SQLite's ``synchronous`` setting (``daer serve --sqlite-sync``): ``normal`` survives the process being
+killed, ``full`` also a power cut (an fsync at every commit: one per loop tick, :mod:`daer.store.writer`)."""
+
+
+def _sqlite_pragmas(synchronous: str, dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'full' else 'NORMAL'}")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=5000")
     cur.close()
@@ -117,13 +127,18 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 class Store:
     """Rooms, seats, hands and actions in a SQL database."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, synchronous: str = "normal") -> None:
+        if synchronous not in SYNC:
+            raise ValueError(f"synchronous must be one of {SYNC}")
         self.url = database_url(url)
         if self.url.startswith("sqlite"):
             self.engine: Engine = create_engine(self.url, connect_args={"check_same_thread": False})
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", functools.partial(_sqlite_pragmas, synchronous))
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True)
+        self.writer = Writer(self.engine)
+        """Executes every write (:mod:`daer.store.writer`): the server starts its group commit per tick."""
+        self._sql: dict[tuple[Any, ...], str] = {}
         self.migrate()
 
     def migrate(self) -> None:
@@ -135,85 +150,103 @@ class Store:
             command.upgrade(cfg, "head")
 
     def close(self) -> None:
-        """Release the connections."""
+        """Commit what is queued and release the connections."""
+        self.writer.close()
         self.engine.dispose()
 
-    # -- writes (each one transaction) ----------------------------------------------------------
+    # -- writes (each a unit of daer.store.writer: committed at once, or with the loop tick's group) ---
+    def _insert(self, table: Table, values: dict[str, Any], *, returns_id: bool = False) -> Stmt:
+        key = ("insert", table.name, tuple(values), returns_id)
+        sql = self._sql.get(key)
+        if sql is None:
+            cols = [table.c[c].name for c in values]  # a KeyError for a column the table does not have
+            sql = (f"INSERT INTO {table.name} ({', '.join(cols)}) "
+                   f"VALUES ({', '.join(self.writer.param(c) for c in cols)})"
+                   + (" RETURNING id" if returns_id and not self.writer.named else ""))
+            self._sql[key] = sql
+        return Stmt(sql, values, returns_id=returns_id)
+
+    def _update(self, table: Table, values: dict[str, Any], **where: Any) -> Stmt:
+        key = ("update", table.name, tuple(values), tuple(where))
+        sql = self._sql.get(key)
+        if sql is None:
+            sets = ", ".join(f"{table.c[c].name} = {self.writer.param(c)}" for c in values)
+            cond = " AND ".join(f"{table.c[c].name} = {self.writer.param('w_' + c)}" for c in where)
+            sql = self._sql[key] = f"UPDATE {table.name} SET {sets} WHERE {cond}"
+        return Stmt(sql, {**values, **{"w_" + c: v for c, v in where.items()}})
+
+    def flush(self) -> None:
+        """Commit the writes queued in this tick now (see :class:`daer.store.writer.Writer`)."""
+        self.writer.flush()
+
     def create_room(self, *, code: str, created_at: float, config: str, scores: str, dealer: int,
                     seats: list[SeatRow], deal_seed: str | None = None) -> None:
-        """A new room and its seats (and the secret seed of its first hand)."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(_ROOMS).values(code=code, created_at=created_at, config=config, status="waiting",
-                                               version=0, scores=scores, dealer=dealer, hands_played=0,
-                                               ready="[]", deal_seed=deal_seed, deal_entropy=None))
-            for s in seats:
-                conn.execute(insert(_SEATS).values(room_code=code, seat=s.seat, kind=s.kind, name=s.name,
-                                                   token_hash=s.token_hash, auto=s.auto))
+        """A new room and its seats (and the secret seed of its first hand), committed before it returns."""
+        stmts = [self._insert(_ROOMS, {"code": code, "created_at": created_at, "config": config,
+                                       "status": "waiting", "version": 0, "scores": scores, "dealer": dealer,
+                                       "hands_played": 0, "ready": "[]", "deal_seed": deal_seed,
+                                       "deal_entropy": None})]
+        stmts += [self._insert(_SEATS, {"room_code": code, "seat": s.seat, "kind": s.kind, "name": s.name,
+                                        "token_hash": s.token_hash, "auto": s.auto}) for s in seats]
+        self.writer.run_now(code, stmts)
 
     def update_room(self, code: str, *, seats: list[SeatRow] | None = None, reply: ReplyRow | None = None,
                     **fields: Any) -> None:
         """Change room fields (status, version, scores, dealer, hands_played, ready, deal_*) and optionally
         seats, with the answer to the command that made the change."""
-        with self.engine.begin() as conn:
-            if fields:
-                conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(**fields))
-            self._write_seats(conn, code, seats or [])
-            self._write_reply(conn, code, reply)
+        stmts = [self._update(_ROOMS, fields, code=code)] if fields else []
+        self.writer.submit(code, stmts + self._seats(code, seats) + self._reply(code, reply))
 
-    @staticmethod
-    def _write_reply(conn: Connection, code: str, reply: ReplyRow | None) -> None:
-        if reply is not None:
-            conn.execute(insert(_REPLIES).values(room_code=code, seat=reply.seat, client_id=reply.client_id,
-                                                 reply=reply.reply, refused=reply.refused))
+    def _reply(self, code: str, reply: ReplyRow | None) -> list[Stmt]:
+        if reply is None:
+            return []
+        return [self._insert(_REPLIES, {"room_code": code, "seat": reply.seat, "client_id": reply.client_id,
+                                        "reply": reply.reply, "refused": reply.refused})]
 
     def save_reply(self, code: str, reply: ReplyRow) -> None:
         """The answer to an id whose command changed nothing else (or was refused)."""
-        with self.engine.begin() as conn:
-            self._write_reply(conn, code, reply)
+        self.writer.submit(code, self._reply(code, reply))
 
-    @staticmethod
-    def _write_seats(conn: Connection, code: str, seats: list[SeatRow]) -> None:
-        for s in seats:
-            conn.execute(update(_SEATS).where(_SEATS.c.room_code == code, _SEATS.c.seat == s.seat)
-                         .values(kind=s.kind, name=s.name, token_hash=s.token_hash, auto=s.auto))
+    def _seats(self, code: str, seats: list[SeatRow] | None) -> list[Stmt]:
+        return [self._update(_SEATS, {"kind": s.kind, "name": s.name, "token_hash": s.token_hash, "auto": s.auto},
+                             room_code=code, seat=s.seat) for s in seats or []]
 
     def start_hand(self, *, code: str, number: int, rules: str, overrides: str, dealer: int, deck: str,
                    version: int, seats: list[SeatRow] | None = None,
                    fairness: tuple[str, str, str] | None = None, reply: ReplyRow | None = None) -> int:
         """A new hand (``fairness``: its commitment, seed and entropy JSON); the room moves to ``playing``
-        at ``version`` and its next-hand seed and ready marks are cleared.  Returns the hand id."""
+        at ``version`` and its next-hand seed and ready marks are cleared.  Committed before it returns
+        (with everything queued before it); returns the hand id."""
         commit, seed, entropy = fairness or (None, None, None)
-        with self.engine.begin() as conn:
-            res = conn.execute(insert(_HANDS).values(room_code=code, number=number, rules=rules,
-                                                     overrides=overrides, dealer=dealer, deck=deck,
-                                                     start_version=version, finished=False, points=None,
-                                                     commitment=commit, seed=seed, entropy=entropy))
-            hand_id = res.inserted_primary_key[0] if res.inserted_primary_key else None
-            assert isinstance(hand_id, int)
-            conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(
-                status="playing", version=version, ready="[]", deal_seed=None, deal_entropy=None))
-            self._write_seats(conn, code, seats or [])
-            self._write_reply(conn, code, reply)
-            return hand_id
+        stmts = [
+            self._insert(_HANDS, {"room_code": code, "number": number, "rules": rules, "overrides": overrides,
+                                  "dealer": dealer, "deck": deck, "start_version": version, "finished": False,
+                                  "points": None, "commitment": commit, "seed": seed, "entropy": entropy},
+                         returns_id=True),
+            self._update(_ROOMS, {"status": "playing", "version": version, "ready": "[]", "deal_seed": None,
+                                  "deal_entropy": None}, code=code),
+            *self._seats(code, seats), *self._reply(code, reply),
+        ]
+        return self.writer.run_now(code, stmts)[0]
 
     def append_action(self, *, code: str, hand_id: int, row: ActionRow, room: dict[str, Any] | None = None,
                       points: str | None = None, seats: list[SeatRow] | None = None,
                       reply: ReplyRow | None = None) -> None:
         """An accepted action, the room's new version (and scores etc. in ``room``), the hand's end, and the
         ack to the client's id."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(_ACTIONS).values(hand_id=hand_id, idx=row.idx, version=row.version, seat=row.seat,
-                                                 client_id=row.client_id, payload=row.payload))
-            conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(version=row.version, **(room or {})))
-            if points is not None:
-                conn.execute(update(_HANDS).where(_HANDS.c.id == hand_id).values(finished=True, points=points))
-            self._write_seats(conn, code, seats or [])
-            self._write_reply(conn, code, reply)
+        stmts = [
+            self._insert(_ACTIONS, {"hand_id": hand_id, "idx": row.idx, "version": row.version, "seat": row.seat,
+                                    "client_id": row.client_id, "payload": row.payload}),
+            self._update(_ROOMS, {"version": row.version, **(room or {})}, code=code),
+        ]
+        if points is not None:
+            stmts.append(self._update(_HANDS, {"finished": True, "points": points}, id=hand_id))
+        self.writer.submit(code, stmts + self._seats(code, seats) + self._reply(code, reply))
 
-    def finish_hand(self, hand_id: int, points: str) -> None:
-        """Mark a hand finished (a hand that ended at the deal, or one booked after a restart)."""
-        with self.engine.begin() as conn:
-            conn.execute(update(_HANDS).where(_HANDS.c.id == hand_id).values(finished=True, points=points))
+    def finish_hand(self, hand_id: int, points: str, *, code: str = "") -> None:
+        """Mark a hand finished (a hand that ended at the deal, or one booked after a restart); ``code``:
+        its room (whose unit it is)."""
+        self.writer.submit(code, [self._update(_HANDS, {"finished": True, "points": points}, id=hand_id)])
 
     # -- reads ---------------------------------------------------------------------------------
     def _hand(self, conn: Connection, row: Any) -> HandRow:

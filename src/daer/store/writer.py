@@ -1,0 +1,244 @@
+"""How the store's writes are executed: plain SQL on the DB-API driver, and one commit per event-loop tick.
+
+The API (used by :class:`daer.store.Store`; a lease/fencing layer adds conditions to the statements, not
+another way to execute them):
+
+- :class:`Stmt` — one statement: SQL text written once per shape (cached), its parameters by name, and
+  optionally ``expect``, the number of rows it must touch (a compare-and-set: when it touches another
+  number the whole unit fails with :class:`WriteConflict`).
+- :meth:`Writer.submit` ``(key, stmts)`` — a *unit*: statements that commit together or not at all,
+  ``key`` naming what they belong to (a room code).  Before :meth:`Writer.start` (scripts, tests, the
+  restore at start-up) a unit commits at once.  After it, units are queued and the whole queue commits as
+  **one transaction at the next loop tick** (group commit: one ``COMMIT`` — one fsync with
+  ``synchronous=FULL`` — for every write a tick made).
+- :meth:`Writer.after_commit` ``(fn)`` — run ``fn`` once everything submitted so far is committed (at once
+  when nothing is queued).  The server's sockets send through it, so **no ack or update leaves the process
+  before the write it reports is committed**.
+- :meth:`Writer.run_now` ``(key, stmts)`` — the queue and this unit committed now (creating a room,
+  dealing a hand: the caller needs the new row's id); raises if its unit fails.
+- :attr:`Writer.on_fail` ``(key, error)`` — called for every key whose unit could not be committed (after
+  a failed group the units are retried one by one, so one bad unit fails only its own key; a key's later
+  units in the same group are dropped with it).  The server reloads that room from the store and closes
+  its sockets; the messages held for them are dropped.
+
+Statements run on the event loop's thread (no worker thread: the GIL would make a thread wait up to a
+switch interval after every statement), on one raw DB-API connection kept for the writer; parameters go
+to the driver as they are (``sqlite3`` ``:name``, psycopg ``%(name)s``), so no SQLAlchemy statement is
+built per call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+log = logging.getLogger("daer.store")
+
+
+class WriteConflict(Exception):
+    """A statement touched another number of rows than it expected (a compare-and-set that lost)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stmt:
+    """One statement of a unit; ``returns_id``: an ``INSERT`` whose new row id the caller wants."""
+
+    sql: str
+    params: Mapping[str, Any]
+    expect: int | None = None
+    returns_id: bool = False
+
+
+@dataclass(slots=True)
+class _Unit:
+    key: str
+    stmts: Sequence[Stmt]
+
+
+@dataclass(slots=True)
+class _Group:
+    """What one tick queued: its units and what waits for their commit."""
+
+    units: list[_Unit] = field(default_factory=list)
+    waiting: list[Callable[[], None]] = field(default_factory=list)
+
+
+class Writer:
+    """Executes the store's writes (see the module's docstring for the API)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.named = engine.dialect.name == "sqlite"
+        """sqlite3 takes ``:name`` parameters, psycopg ``%(name)s``."""
+        self.on_fail: Callable[[str, BaseException], None] | None = None
+        self.on_commit: Callable[[float, int], None] | None = None
+        """Called after each commit with its seconds and number of units (metrics)."""
+        self._conn: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._group: _Group | None = None
+
+    # -- SQL text ---------------------------------------------------------------------------------
+    def param(self, name: str) -> str:
+        """A named parameter in this driver's style."""
+        return f":{name}" if self.named else f"%({name})s"
+
+    # -- the API ----------------------------------------------------------------------------------
+    def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        """From now on units are queued and committed once per tick of ``loop`` (the running one)."""
+        self._loop = loop or asyncio.get_running_loop()
+
+    def stop(self) -> None:
+        """Commit what is queued and go back to committing each unit at once."""
+        self.flush()
+        self._loop = None
+
+    @property
+    def holding(self) -> bool:
+        """Whether writes are queued (what is sent now must wait for their commit)."""
+        return self._group is not None
+
+    def submit(self, key: str, stmts: Sequence[Stmt]) -> None:
+        """A unit: committed at the next tick (at once before :meth:`start`; raises then if it fails)."""
+        if self._loop is None:
+            self.run_now(key, stmts)
+            return
+        if self._group is None:
+            self._group = _Group()
+            self._loop.call_soon(self.flush)
+        self._group.units.append(_Unit(key, stmts))
+
+    def after_commit(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` once everything submitted so far is committed (now, if nothing is queued)."""
+        if self._group is None:
+            fn()
+        else:
+            self._group.waiting.append(fn)
+
+    async def synced(self) -> None:
+        """Wait until everything submitted so far is committed (or failed: see :attr:`on_fail`)."""
+        if self._group is None:
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def release() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        self._group.waiting.append(release)
+        await done
+
+    def run_now(self, key: str, stmts: Sequence[Stmt]) -> list[int]:
+        """Commit the queue and this unit now; the ids of its ``returns_id`` statements.  Raises if it fails."""
+        group, self._group = self._group or _Group(), None
+        mine = _Unit(key, stmts)
+        group.units.append(mine)
+        failed, ids = self._commit_group(group.units)
+        self._report(failed, skip=mine)
+        for fn in group.waiting:
+            fn()
+        if mine.key in failed:  # this unit, or one of its key's before it (then this one was not tried)
+            raise failed[mine.key][1]
+        return ids.get(id(mine), [])
+
+    def flush(self) -> None:
+        """Commit the queue as one transaction (the tick's group commit), then release what waited for it."""
+        group, self._group = self._group, None
+        if group is None:
+            return
+        failed, _ids = self._commit_group(group.units)
+        self._report(failed)
+        for fn in group.waiting:
+            try:
+                fn()
+            except Exception:
+                log.exception("after-commit callback failed")
+
+    def close(self) -> None:
+        """Commit what is queued and give the connection back."""
+        try:
+            self.stop()
+        finally:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    # -- execution --------------------------------------------------------------------------------
+    def _dbapi(self) -> Any:
+        if self._conn is None:
+            self._conn = self.engine.raw_connection()
+        return self._conn
+
+    def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.invalidate()
+            except Exception:
+                log.exception("could not invalidate the writer's connection")
+
+    def _execute(self, units: Sequence[_Unit]) -> dict[int, list[int]]:
+        """``units`` in one transaction; the new ids by unit.  Rolls back and raises on any error."""
+        conn = self._dbapi()
+        ids: dict[int, list[int]] = {}
+        t0 = time.perf_counter()
+        try:
+            cur = conn.cursor()
+            for unit in units:
+                for s in unit.stmts:
+                    cur.execute(s.sql, s.params)
+                    if s.expect is not None and cur.rowcount != s.expect:
+                        raise WriteConflict(f"{unit.key}: {cur.rowcount} rows, expected {s.expect}: {s.sql}")
+                    if s.returns_id:
+                        ids.setdefault(id(unit), []).append(
+                            int(cur.lastrowid) if self.named else int(cur.fetchone()[0]))
+            cur.close()
+            conn.commit()
+        except BaseException:
+            try:
+                conn.rollback()
+            except Exception:  # the connection is gone (a database restart): take a fresh one next time
+                self._drop_connection()
+            raise
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - t0, len(units))
+        return ids
+
+    def _commit_group(self, units: list[_Unit]) -> tuple[dict[str, tuple[_Unit, BaseException]],
+                                                         dict[int, list[int]]]:
+        """Commit every unit, all in one transaction if possible, else one by one; the failed keys (with
+        their first failed unit and its error) and the new ids."""
+        if not units:
+            return {}, {}
+        try:
+            return {}, self._execute(units)
+        except Exception as exc:
+            if len(units) == 1:
+                return {units[0].key: (units[0], exc)}, {}
+            log.warning("group commit of %d units failed (%s); committing them one by one", len(units), exc)
+        failed: dict[str, tuple[_Unit, BaseException]] = {}
+        ids: dict[int, list[int]] = {}
+        for unit in units:
+            if unit.key in failed:  # it builds on a write that was not stored
+                continue
+            try:
+                ids.update(self._execute([unit]))
+            except Exception as exc:
+                failed[unit.key] = (unit, exc)
+        return failed, ids
+
+    def _report(self, failed: dict[str, tuple[_Unit, BaseException]], skip: _Unit | None = None) -> None:
+        for key, (unit, exc) in failed.items():
+            if unit is skip:
+                continue
+            log.error("write of %s failed: %s", key, exc)
+            if self.on_fail is not None:
+                try:
+                    self.on_fail(key, exc)
+                except Exception:
+                    log.exception("on_fail of %s failed", key)

@@ -1,0 +1,147 @@
+"""The store's writer: one commit per loop tick, frames released only after the commit, a failed unit fails
+only its own room (daer.store.writer; issue 12 item 1)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from daer.server.bounds import RoomConfig
+from daer.server.manager import RoomManager
+from daer.server.seating import Conn
+from daer.store import ReplyRow, Store
+from daer.store.writer import Stmt, WriteConflict
+
+
+def _version(db: Path, code: str) -> int:
+    """The room's version as another connection sees it (only committed data)."""
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()[0])
+
+
+def _frames(conn: Conn) -> list[str | None]:
+    out = []
+    while not conn.queue.empty():
+        out.append(conn.queue.get_nowait())
+    return out
+
+
+def _room(store: Store, code: str) -> None:
+    store.create_room(code=code, created_at=0.0, config=msgspec.json.encode(RoomConfig()).decode(), scores="[0]",
+                      dealer=0, seats=[])
+
+
+def test_a_ticks_writes_commit_once_and_frames_wait_for_the_commit(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    store = Store(f"sqlite:///{db}")
+    _room(store, "AAAAA")
+    _room(store, "BBBBB")
+    commits: list[int] = []
+    store.writer.on_commit = lambda _s, units: commits.append(units)
+
+    async def tick() -> None:
+        store.writer.start()
+        conn = Conn(0, gate=store.writer)
+        conn.push("before any write")  # nothing queued: goes out at once
+        store.update_room("AAAAA", version=1)
+        conn.push("ack 1")
+        store.update_room("BBBBB", version=5)
+        store.update_room("AAAAA", version=2)
+        conn.push("ack 2")
+        assert _frames(conn) == ["before any write"]
+        assert _version(db, "AAAAA") == 0  # not committed yet, and nothing said about it
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert commits == [3]  # three units, one transaction
+        assert (_version(db, "AAAAA"), _version(db, "BBBBB")) == (2, 5)
+        assert _frames(conn) == ["ack 1", "ack 2"]
+        store.writer.stop()
+
+    asyncio.run(tick())
+    store.close()
+
+
+def test_run_now_commits_the_queue_first_and_releases_in_order(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    store = Store(f"sqlite:///{db}")
+    _room(store, "AAAAA")
+
+    async def tick() -> None:
+        store.writer.start()
+        conn = Conn(0, gate=store.writer)
+        store.update_room("AAAAA", version=7)
+        conn.push("queued ack")
+        _room(store, "CCCCC")  # run_now: the queued write and this one commit together, now
+        assert _version(db, "AAAAA") == 7
+        assert _frames(conn) == ["queued ack"]
+        assert not store.writer.holding
+        store.writer.stop()
+
+    asyncio.run(tick())
+    store.close()
+
+
+def test_a_failed_unit_fails_only_its_own_key(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    store = Store(f"sqlite:///{db}")
+    _room(store, "AAAAA")
+    _room(store, "BBBBB")
+    failed: list[str] = []
+    store.writer.on_fail = lambda key, _exc: failed.append(key)
+
+    async def tick() -> None:
+        store.writer.start()
+        store.update_room("AAAAA", version=1)
+        store.save_reply("BBBBB", ReplyRow(0, "x", "{}"))
+        store.save_reply("BBBBB", ReplyRow(0, "x", "{}"))  # the same primary key: this unit fails
+        store.update_room("BBBBB", version=9)  # builds on the failed one: dropped with it
+        store.update_room("AAAAA", version=2)
+        await asyncio.sleep(0)
+        store.writer.stop()
+
+    asyncio.run(tick())
+    assert failed == ["BBBBB"]
+    assert (_version(db, "AAAAA"), _version(db, "BBBBB")) == (2, 0)
+    assert store.reply("BBBBB", 0, "x") == "{}"
+    store.close()
+
+
+def test_a_compare_and_set_that_touches_no_row_fails_its_unit(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    _room(store, "AAAAA")
+    sql = "UPDATE rooms SET version = :v WHERE code = :code AND version = :old"
+    store.writer.run_now("AAAAA", [Stmt(sql, {"v": 1, "code": "AAAAA", "old": 0}, expect=1)])
+    with pytest.raises(WriteConflict):
+        store.writer.run_now("AAAAA", [Stmt(sql, {"v": 2, "code": "AAAAA", "old": 0}, expect=1)])
+    assert store.load_room("AAAAA") is not None
+    assert store.load_room("AAAAA").version == 1  # type: ignore[union-attr]
+    store.close()
+
+
+def test_a_room_whose_write_fails_is_reloaded_and_its_sockets_closed_unacked(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    manager = RoomManager(store)
+
+    async def tick() -> None:
+        room, _seat, _token = manager.create(RoomConfig(timer=0), "A")
+        store.writer.on_fail = manager.store_failed
+        store.writer.start()
+        conn = Conn(0, gate=store.writer)
+        room.conns.add(conn)
+        room.join("B")  # stored (its own unit) ...
+        store.writer.submit(room.code, [Stmt("INSERT INTO nowhere VALUES (1)", {})])  # ... this one is not
+        v = room.version
+        await asyncio.sleep(0)
+        frames = _frames(conn)
+        assert len(frames) == 2 and frames[1] is None  # the update of the join was never sent ...
+        assert frames[0] is not None and '"t":"closed"' in frames[0]  # ... only the notice, then the close
+        assert manager.rooms[room.code] is room and room.version == v and not room.conns
+        assert room.seats[1].kind == "human"  # reloaded: the join that was stored stays
+        store.writer.stop()
+
+    asyncio.run(tick())
+    store.close()
