@@ -17,7 +17,7 @@ from serving import TEST_LIMITS, Client, Server, get, post, room
 from daer.cards import BIG_CHARS, SMALL_CHARS, format_kinds, kind_of
 from daer.engine import loads, new_hand
 from daer.rules import resolve_rules
-from daer.server.logs import JsonFormatter, TextFormatter, ctx
+from daer.server.logs import JsonFormatter, TextFormatter, ctx, setup_logging
 from daer.server.seating import token_hash
 
 _NUMBERS = re.compile(r"\d+(?:\s*[,，]\s*\d+){4,}")
@@ -76,6 +76,22 @@ def test_tokens_are_scrubbed_from_messages_and_tracebacks_in_both_formats() -> N
         assert token not in out
         assert out.count("[token]") == 2  # the message and the traceback
         assert "ABCDEFGHJKLM" in out  # a room code (12 characters) is not mistaken for a token
+
+
+def test_debug_is_daer_s_own_a_library_s_debug_lines_stay_out(capsys: pytest.CaptureFixture[str]) -> None:
+    root, ours = logging.getLogger(), logging.getLogger("daer")
+    saved = (list(root.handlers), root.level, ours.level)
+    try:
+        setup_logging("json", "debug")
+        logging.getLogger("websockets.server").debug("< TEXT '{\"t\": \"hello\", ...}'")  # would quote frames
+        logging.getLogger("daer.server").debug("act", extra=ctx("act", room="ABCDEFGHJKLM"))
+        logging.getLogger("uvicorn.error").info("started")
+    finally:
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
+        ours.setLevel(saved[2])
+    lines = [json.loads(x) for x in capsys.readouterr().err.splitlines()]
+    assert [(x["logger"], x["event"]) for x in lines] == [("daer.server", "act"), ("uvicorn.error", "log")]
 
 
 def test_the_leak_detector_finds_a_hand_in_any_usual_form() -> None:

@@ -94,11 +94,13 @@ class TextFormatter(logging.Formatter):
 
 
 def setup_logging(fmt: LogFormat = "text", level: str = "info") -> None:
-    """Send every logger's records (the app's and uvicorn's) to stderr in ``fmt``, from ``level`` up."""
+    """Send every logger's records (the app's and uvicorn's) to stderr in ``fmt``: daer's from ``level`` up,
+    the libraries' from INFO up whatever ``level`` says (a library's DEBUG lines may quote whole frames)."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(handler)
-    root.setLevel(level.upper())
+    root.setLevel(max(logging.INFO, logging.getLevelName(level.upper())))
+    logging.getLogger("daer").setLevel(level.upper())
