@@ -139,13 +139,18 @@ def house_offers(preset: str) -> list[OptionOffer]:
                         values=o.values, min=o.min, max=o.max) for o in house_options(preset)]
 
 
-def rulesets_info() -> list[dict[str, str]]:
-    """Every preset by name with its titles and one-line descriptions, Chinese and English, for the lobby."""
-    out = []
+def rulesets_info() -> list[dict[str, object]]:
+    """Every preset by name with its titles and one-line descriptions, Chinese and English, for the lobby.
+
+    ``words``: the ruleset's own word (a ``daer.cli.terms`` key) for a meld or claim kind the engine names
+    otherwise — 跑胡子 calls a 招 a 跑 (``pao``) and a 垅 a 提 (``ti``), as ``daer.cli.terms.term`` does.
+    """
+    out: list[dict[str, object]] = []
     for name in preset_names():
         r = find_rules(name)
+        words = {k: v for k, v, on in (("zhao", "pao", r.play.pao), ("long", "ti", r.play.ti)) if on}
         out.append({"name": name, "zh": r.title_zh, "en": r.title_en,
-                    "description_zh": r.description_zh, "description_en": r.description_en})
+                    "description_zh": r.description_zh, "description_en": r.description_en, "words": words})
     return out
 
 

@@ -3,7 +3,8 @@
 // that replays the whole hand (a reload, a reconnection with a full state) only rebuilds the feed.
 import { animate, banner, noteFrom, snapshot } from "./anim.js";
 import { feedEvents } from "./feed.js";
-import { t, term } from "./i18n.js";
+import { t } from "./i18n.js";
+import { gameWord as term, wordKey } from "./words.js";
 import { callout, sfx, vibrate } from "./sound.js";
 import { updateTimer } from "./table.js";
 
@@ -30,7 +31,7 @@ export function afterUpdate(m, prev, ctx) {
     else if (ev.type === "revealed") sfx.reveal();
     else if (ev.type === "claimed") {
       sfx.claim();
-      if (VOICE[ev.how]) callout(VOICE[ev.how]);
+      if (VOICE[wordKey(ev.how)]) callout(VOICE[wordKey(ev.how)]);
       banner(term(ev.how, { short: true }), ctx.rel(ev.seat), "claim");
     } else if (ev.type === "ended") {
       if (ev.winner === null || ev.winner === undefined) {

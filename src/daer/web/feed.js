@@ -4,7 +4,8 @@
 // on a tap, on a wide screen a column beside the table.
 import { charOf } from "./cards.js";
 import { h } from "./dom.js";
-import { lang, t, term } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+import { gameWord as term } from "./words.js";
 
 const F = { items: [], open: false };
 const MAX = 400; // lines kept: a hand has ~100 events

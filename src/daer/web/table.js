@@ -6,8 +6,9 @@
 import { card, charOf, kindOf } from "./cards.js";
 import { h } from "./dom.js";
 import { feedEl } from "./feed.js";
-import { t, term } from "./i18n.js";
+import { t } from "./i18n.js";
 import { isMuted, setMuted } from "./sound.js";
+import { gameWord, setPreset } from "./words.js";
 
 // where each other seat sits, by its offset from one's own seat (play passes to 下家, on the right)
 const POS = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
@@ -19,6 +20,7 @@ export function table(u, ctx) {
   const n = room.seats.length;
   const spect = ctx.spectating();
   const me = spect ? 0 : S.seat;
+  setPreset(room.rules, ctx.render);
   const opps = [];
   for (let i = spect ? 0 : 1; i < n; i++) { // a spectator sees every seat, seat 1 included
     const s = (me + i) % n;
@@ -67,7 +69,7 @@ export function meldsEl(melds) {
   return h("div", { class: "melds" }, melds.map((m) =>
     h("div", { class: m.down ? "meld down" : "meld", "data-kind": m.kind },
       h("div", { class: "cardrow" }, cards(m).map((k) => card(k, { size: "mini" }))),
-      h("span", { class: "mk" }, term(m.kind, { short: true })))));
+      h("span", { class: "mk" }, gameWord(m.kind, { short: true })))));
 }
 
 function badges(room, view, s) {
@@ -225,7 +227,8 @@ function choiceButton(a, offerKind, ctx) {
     for (const g of a.bi) groups.push(h("span", { class: "bi" }, t("bi")), group(g, null));
   }
   if (a.type === "bao") groups.push(group([a.kind], null));
-  const word = { hu: t("winHu"), pass: t("pass"), peng: t("peng"), zhao: t("zhao"), chi: t("chi"), bao: t("bao") }[a.type] || a.type;
+  const w = gameWord(a.type, { short: true });
+  const word = { hu: t("winHu"), pass: t("pass"), bao: t("bao") }[a.type] || w[0].toUpperCase() + w.slice(1);
   return h("button", { class: `choice ${a.type}`, "data-action": a.type, disabled: ctx.S.busy, "aria-label": describe(a, offerKind),
     onclick: () => ctx.act(a) }, h("span", { class: "w" }, word), groups);
 }
@@ -234,14 +237,13 @@ function choiceButton(a, offerKind, ctx) {
 export function describe(a, offerKind) {
   if (a.type === "hu") return t("winHu");
   if (a.type === "pass") return t("pass");
-  if (a.type === "peng") return `${t("peng")} ${charOf(offerKind)}`;
-  if (a.type === "zhao") return `${t("zhao")} ${charOf(offerKind)}`;
+  if (a.type === "peng" || a.type === "zhao") return `${gameWord(a.type, { short: true })} ${charOf(offerKind)}`;
   if (a.type === "discard") return `${t("discard")} ${charOf(a.kind)}`;
   if (a.type === "bao") return `${t("bao")} ${charOf(a.kind)}`;
   if (a.type === "chi") {
     const main = [...a.hand, offerKind].sort((x, y) => x - y).map(charOf).join("");
     const bi = a.bi.map((g) => g.map(charOf).join("")).join(" ");
-    return `${t("chi")} ${main}${bi ? ` ${t("bi")} ${bi}` : ""}`;
+    return `${gameWord("chi", { short: true })} ${main}${bi ? ` ${t("bi")} ${bi}` : ""}`;
   }
   return a.type;
 }
