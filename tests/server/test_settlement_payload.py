@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import Client, Server, room
+from serving import Client, Server, get, room
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +54,8 @@ def test_a_finished_hand_reveals_every_hand_and_sends_its_working(server: Server
     assert seen["room"]["work"] == work
     spectator.close()
     c.close()
+    # the replay ends with the same settlement (for the replay page's end)
+    status, replay = get(f"{server.url}/api/rooms/{r['code']}/hands/1/replay")
+    assert status == 200
+    assert replay["end"]["work"] == work and replay["end"]["payments"] == info["payments"]
+    assert replay["steps"][-1]["view"]["result"]["hands"] == result["hands"]

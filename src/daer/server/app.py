@@ -43,6 +43,7 @@ from daer.server.rooms import Room, action_codec
 from daer.server.score_api import calc_routes, read_body
 from daer.server.score_api import json_error as _err
 from daer.server.seating import Conn, token_hash
+from daer.server.settling import work_of
 from daer.store import Store
 
 log = logging.getLogger("daer.server")
@@ -308,8 +309,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         for act in rec.actions:
             st.apply(act)
             steps.append(step(act))
-        title = resolve_rules(rec.rules, rec.overrides).title_zh
-        return Response(msgspec.json.encode({"rules": title, "steps": steps}), media_type="application/json")
+        rules = resolve_rules(rec.rules, rec.overrides)
+        # the settlement as the table showed it (settle.js draws the replay's end from it)
+        end = {"work": work_of(rules, st), "money": rules.scoring.mode == "money", "payments": [
+            {"payer": x.payer, "payee": x.payee, "amount": x.amount, "zh": x.zh, "en": x.en}
+            for x in (st.settlement.payments if st.settlement is not None else ())]}
+        return Response(msgspec.json.encode({"rules": rules.title_zh, "steps": steps, "end": end}),
+                        media_type="application/json")
 
     async def moved(_request: Request) -> Response:
         return _err(404, "no_hand", "牌谱只能通过房间查看：/api/rooms/{房号}/hands/{局数}/record",
