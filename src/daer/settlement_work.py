@@ -11,7 +11,7 @@ settlement's notes) if the two ever disagree, so the page never shows arithmetic
 >>> from daer.scoring import settle
 >>> w = worked(find_rules(), settle(find_rules(), hu=27, red=3, winner=1, dealer=0), how="hu")
 >>> [c["zh"] for c in w["chain"]], w["checked"]
-(['27胡', '3等', '每家付 4'], True)
+(['27胡', '3等', '+底家1', '每家付 4'], True)
 >>> w["lines"][1]["zh"]
 '每个输家付 (3等 + 底家 1) × 1 = 4'
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from daer.rules.model import Ruleset
-from daer.scoring import PENALTY_REASONS, Settlement, money_text, penalty_amount, seats_of, yuan
+from daer.scoring import PENALTY_REASONS, Settlement, deng_of, money_text, penalty_amount, seats_of, yuan
 
 Line = dict[str, str]
 
@@ -38,11 +38,18 @@ def _money(s: Settlement, amount: int) -> tuple[str, str]:
 
 
 def _deng_rule(rules: Ruleset, hu: int, deng: int, unit_zh: str = "胡", unit_en: str = "hu") -> Line:
-    d = rules.scoring.deng
-    more_zh = f"每满 {d.step} {unit_zh}加 1 等" if d.round_down else f"每多 {d.step} {unit_zh}（不满也算）加 1 等"
-    more_en = f"+1 for each full {d.step} more" if d.round_down else f"+1 for each {d.step} more or part of it"
-    return _line(f"{hu}{unit_zh} → {deng}等（{d.start} {unit_zh}及以下 1 等，{more_zh}）",
-                 f"{hu} {unit_en} → deng {deng} (up to {d.start} is 1, {more_en})")
+    """``27胡 → 3等（21-30 胡为 3 等）``: the bracket of 胡 that gives this 等 (:func:`daer.scoring.deng_of`)."""
+    hi = hu
+    while deng_of(rules, hi + 1) == deng:
+        hi += 1
+    if deng == 1:
+        return _line(f"{hu}{unit_zh} → 1等（{hi} {unit_zh}及以下为 1 等）",
+                     f"{hu} {unit_en} → deng 1 (up to {hi} is deng 1)")
+    lo = hu
+    while deng_of(rules, lo - 1) == deng:
+        lo -= 1
+    return _line(f"{hu}{unit_zh} → {deng}等（{lo}-{hi} {unit_zh}为 {deng} 等）",
+                 f"{hu} {unit_en} → deng {deng} ({lo}-{hi} is deng {deng})")
 
 
 def short_en(en: str) -> str:
@@ -62,9 +69,10 @@ def _win_deng(rules: Ruleset, s: Settlement, chain: list[Line], lines: list[Line
     d = sc.deng
     chain += [_line(f"{s.hu}胡", f"{s.hu} hu"), _line(f"{s.deng}等", f"deng {s.deng}")]
     lines.append(_deng_rule(rules, s.hu, s.deng))
+    mult_line = None
     if s.multipliers:
         mz, me = _mults(s)
-        chain.append(_line(mz, _mults(s, short=True)[1]))
+        mult_line = _line(mz, _mults(s, short=True)[1])
         lines.append(_line(f"倍数：{mz} = ×{s.factor}", f"multipliers: {me} = ×{s.factor}"))
     dijia = s.dijia
     if sc.mode == "money":
@@ -74,6 +82,7 @@ def _win_deng(rules: Ruleset, s: Settlement, chain: list[Line], lines: list[Line
         each = bang * m.unit_fen * s.factor
         share = m.di_qian * m.unit_fen * s.factor
         ez, ee = _money(s, each)
+        chain += [_line(f"{bang}棒", f"{bang} bang"), _line(f"×{m.unit}元", f"×{m.unit} yuan")]
         lines.append(_line(f"每个输家付 ({m.first} + {more}×{m.step}) 棒 × {m.unit} 元 × {s.factor} = {ez}",
                            f"each loser pays ({m.first} + {more}×{m.step}) × {m.unit} yuan × {s.factor} = {ee}"))
         if s.dijia is not None and share:
@@ -86,6 +95,10 @@ def _win_deng(rules: Ruleset, s: Settlement, chain: list[Line], lines: list[Line
         share = d.dijia_share * s.factor
         if base > s.deng:
             lines.append(_line(f"不足 {d.min_points} 等按 {d.min_points} 等算", f"counted as at least {d.min_points}"))
+            chain.append(_line(f"按{base}等", f"counted as {base}"))
+        if d.dijia_share:
+            chain.append(_line(f"+底家{d.dijia_share}" if dijia is not None else f"+{d.dijia_share}",
+                               f"+{d.dijia_share} dijia" if dijia is not None else f"+{d.dijia_share}"))
         plus_zh = f" + 底家 {d.dijia_share}" if dijia is not None else f" + {d.dijia_share}"
         plus_en = f" + {d.dijia_share} for the dijia" if dijia is not None else f" + {d.dijia_share}"
         if not d.dijia_share:
@@ -95,6 +108,8 @@ def _win_deng(rules: Ruleset, s: Settlement, chain: list[Line], lines: list[Line
         if s.dijia is not None and share:
             lines.append(_line(f"赢家付底家 {d.dijia_share} × {s.factor} = {share}",
                                f"the winner pays the dijia {d.dijia_share} × {s.factor} = {share}"))
+    if mult_line is not None:
+        chain.append(mult_line)
     ez, ee = _money(s, each)
     chain.append(_line(f"每家付 {ez}", f"each pays {ee}"))
     return each, share
@@ -163,9 +178,10 @@ def _win_huayang(rules: Ruleset, s: Settlement, chain: list[Line], lines: list[L
     plain = s.deng - extra
     each = s.deng * s.factor
     share = d.dijia_share * s.factor
-    chain += [_line(f"{s.hu}胡息", f"{s.hu} huxi"), _line(f"{s.deng}等", f"deng {s.deng}")]
+    chain += [_line(f"{s.hu}胡息", f"{s.hu} huxi"), _line(f"{plain}等", f"deng {plain}")]
     lines.append(_deng_rule(rules, s.hu, plain, "胡息", "huxi"))
     if extra:
+        chain.append(_line(f"自摸+{extra}等", f"self-drawn +{extra}"))
         lines.append(_line(f"自摸加 {extra} 等：{plain} + {extra} = {s.deng}等",
                            f"self-drawn: +{extra} deng = {s.deng}"))
     if s.multipliers:

@@ -35,6 +35,14 @@ def check_arithmetic(page: Any, points: list[int]) -> None:
     assert re.fullmatch(r"\d+胡", chain[0]) and re.fullmatch(r"\d+等", chain[1]), chain
     each = int(chain[-1].removeprefix("每家付 "))
     hu = int(chain[0][:-1])
+    # checked by hand from the chain: (等, or the floor it is counted as, + the 底家's share) × the multipliers
+    base = int(next((m[1] for c in chain if (m := re.fullmatch(r"按(\d+)等", c))), chain[1][:-1]))
+    share = int(next((m[1] for c in chain if (m := re.fullmatch(r"\+底家(\d+)", c))), "0"))
+    factor = 1
+    for c in chain:
+        for f in re.findall(r"×(\d+)", c):
+            factor *= int(f)
+    assert (base + share) * factor == each, chain
     assert f"{hu}胡" in page.inner_text("#headline")
     # the 列 shown with their 胡 add up to the hand's 胡 (列 without 胡 are summed up, not listed)
     his = page.eval_on_selector_all("#groups .sgroup[data-hu]", "els => els.map(e => +e.dataset.hu)")

@@ -74,7 +74,7 @@ export function settlementBody(d) {
   if (r.winner === null || r.winner === undefined) parts.push(h("div", { class: "headline", id: "headline" }, w("draw")));
   else {
     const flags = r.flags.map((f) => w("flags")[f] || f).join(" ");
-    parts.push(h("div", { class: "headline", id: "headline", "data-winner": r.winner }, `${w("winner")} ${d.names[r.winner]} · ${r.hu}${w("hu")}`,
+    parts.push(h("div", { class: "headline", id: "headline", "data-winner": r.winner }, `${w("winner")} ${d.names[r.winner]} · ${r.hu}${lang === "en" ? " " : ""}${w("hu")}`,
       r.how === "instant" ? ` · ${r.name || w("instant")}` : "", flags ? ` · ${flags}` : ""));
   }
   if (d.me !== null && d.me !== undefined) {
@@ -105,7 +105,8 @@ export function settlementBody(d) {
       Array.from({ length: seats }, (_, s) => h("tr", { "data-seat": s, class: s === d.me ? "me" : "" },
         h("td", {}, h("span", { class: "nm" }, d.names[s]), roleTag(d, s),
           h("div", { class: "note" }, pays.filter((p) => p.payer === s).map((p) =>
-            `${w("pays")} ${d.names[p.payee]} ${amount(p.amount, money)}（${lang === "en" ? p.en : p.zh}）`).join("；"))),
+            (lang === "en" ? `pays ${d.names[p.payee]} ${amount(p.amount, money)} (${p.en})`
+              : `付 ${d.names[p.payee]} ${amount(p.amount, money)}（${p.zh}）`)).join(lang === "en" ? "; " : "；"))),
         h("td", { class: `num ${tone(r.points[s])}`, "data-points": r.points[s] }, signed(r.points[s], money)),
         d.totals ? h("td", { class: "num", "data-total": d.totals[s] }, amount(d.totals[s], money)) : null)))));
   // 亮牌: every seat's concealed cards at the end
