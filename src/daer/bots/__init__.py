@@ -6,14 +6,18 @@
 50
 """
 
+from pathlib import Path
+
 from daer.bots.base import Bot
 from daer.bots.heuristic import HeuristicBot
+from daer.bots.learned import LearnedBot
 from daer.bots.random_bot import RandomBot, RandomishBot
 from daer.bots.search import SearchBot
 from daer.rules.model import Ruleset
 
-BOTS = ("random", "randomish", "heuristic", "search")
-"""Names accepted by :func:`make_bot` (``search:N`` is the search bot with a budget of N worlds)."""
+BOTS = ("random", "randomish", "heuristic", "search", "learned")
+"""Names accepted by :func:`make_bot` (``search:N`` is the search bot with a budget of N worlds,
+``learned:FILE.npz`` the learned bot with other weights — the command line's, never a room's)."""
 
 STRENGTHS = {"easy": "randomish", "normal": "heuristic", "hard": "search"}
 """Strengths a player can pick (简单 / 普通 / 困难) and the bot each one means."""
@@ -29,14 +33,18 @@ def is_bot(name_or_strength: str) -> bool:
     name = STRENGTHS.get(name_or_strength, name_or_strength)
     if name.startswith("search:"):
         return name[7:].isdigit() and int(name[7:]) > 0
+    if name.startswith("learned:"):
+        return name.endswith(".npz") and Path(name[8:]).is_file()
     return name in BOTS
 
 
 def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Ruleset | None = None) -> Bot:
-    """A new bot by name (random / randomish / heuristic / search / search:N) or strength (easy / normal / hard).
+    """A new bot by name (random / randomish / heuristic / search / search:N / learned / learned:FILE.npz)
+    or strength (easy / normal / hard).
 
     ``seed`` makes its random choices reproducible; ``rules`` defaults to the default preset.
     ``search`` thinks up to 0.8 s a decision; ``search:N`` samples exactly N worlds, with no time limit.
+    ``learned`` plays the shipped network of the ruleset (the 泸州 one where a preset has none).
     """
     name = STRENGTHS.get(name_or_strength, name_or_strength)
     if name == "random":
@@ -47,9 +55,14 @@ def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Rul
         return HeuristicBot(rules, seed)
     if name == "search":
         return SearchBot(rules, seed)
-    if is_bot(name):
+    if name == "learned":
+        return LearnedBot(rules, seed)
+    if name.startswith("learned:") and is_bot(name):
+        return LearnedBot(rules, seed, weights=name[8:])
+    if name.startswith("search:") and is_bot(name):
         return SearchBot(rules, seed, worlds=int(name[7:]), seconds=None)
-    raise ValueError(f"未知的机器人 {name_or_strength!r} (unknown bot; choose from {', '.join(bot_names())}, search:N)")
+    raise ValueError(f"未知的机器人 {name_or_strength!r} "
+                     f"(unknown bot; choose from {', '.join(bot_names())}, search:N, learned:FILE.npz)")
 
 
 __all__ = [
@@ -57,6 +70,7 @@ __all__ = [
     "STRENGTHS",
     "Bot",
     "HeuristicBot",
+    "LearnedBot",
     "RandomBot",
     "RandomishBot",
     "SearchBot",
