@@ -41,15 +41,16 @@ from serving import TEST_LIMITS, Server
 class Table:
     """One client: a person's seat at a room of bots."""
 
-    def __init__(self, url: str, ws_url: str, think: float) -> None:
-        self.url, self.ws_url, self.think = url, ws_url, think
+    def __init__(self, url: str, ws_url: str, think: float, bot: str = "heuristic") -> None:
+        self.url, self.ws_url, self.think, self.bot = url, ws_url, think, bot
         self.latencies: list[float] = []
         self.last_progress = 0.0
         self.errors: dict[str, int] = {}
         self.alive = False
 
     async def run(self, http: httpx.AsyncClient, stop: asyncio.Event, measure: asyncio.Event) -> None:
-        r = (await http.post(f"{self.url}/api/rooms", json={"name": "load", "config": {"timer": 0, "hands": 64}}))
+        r = (await http.post(f"{self.url}/api/rooms", json={"name": "load", "config": {"timer": 0, "hands": 64,
+                                                                                     "bot": self.bot}}))
         room = r.json()
         async with websockets.connect(self.ws_url, max_size=2**22) as ws:
             self.alive = True
@@ -163,18 +164,22 @@ async def main(args: argparse.Namespace) -> None:
             url = args.url.rstrip("/")
             ws_url = "ws" + url.removeprefix("http") + "/ws"
         else:
+            if args.src:  # the server's code from another checkout (a "before" run in the same session)
+                os.environ["PYTHONPATH"] = os.pathsep.join([args.src, os.environ.get("PYTHONPATH", "")])
+            extra = (*(("--sqlite-sync", args.sqlite_sync) if args.sqlite_sync else ()), *args.server_arg)
             srv = Server(Path(tmp) / "load.db", bot_delay=args.bot_delay,
-                         args=(*TEST_LIMITS, "--gc", args.gc)).start()
+                         args=(*TEST_LIMITS, "--gc", args.gc, *extra)).start()
             url, ws_url = srv.url, srv.ws_url
         metrics = [m.rstrip("/") for m in args.metrics] or [url]
         try:
             stop, measure = asyncio.Event(), asyncio.Event()
             tables = [Table(url, ws_url, args.think) for _ in range(args.tables)]
+            hard = [Table(url, ws_url, args.think, bot="hard") for _ in range(args.hard)]
             limits = httpx.Limits(max_connections=50)
             async with httpx.AsyncClient(limits=limits, timeout=60) as http:
                 tasks = []
                 t_start = time.monotonic()
-                for i, t in enumerate(tables):
+                for i, t in enumerate(hard + tables):
                     tasks.append(asyncio.create_task(t.run(http, stop, measure)))
                     if i % 25 == 24:
                         await asyncio.sleep(0.25)
@@ -196,7 +201,14 @@ async def main(args: argparse.Namespace) -> None:
             failed = [r for r in results if isinstance(r, BaseException)]
             lat = sorted(x for t in tables for x in t.latencies)
             print(f"tables: {args.tables} requested, {held} held (connected, moving in the last 10 s); "
-                  f"ramp {ramp:.1f} s; failed clients {len(failed)}")
+                  f"ramp {ramp:.1f} s; failed clients {len(failed)}"
+                  + (f" (first: {failed[0]!r})" if failed else "")
+                  + (f"; plus {args.hard} rooms of 'hard' (search) bots, reported apart" if args.hard else ""))
+            hard_lat = sorted(x for t in hard for x in t.latencies)
+            if hard_lat:
+                top = hard_lat[min(len(hard_lat) - 1, int(len(hard_lat) * 0.99))]
+                print(f"  at the hard rooms: {len(hard_lat)} person actions, "
+                      f"p50 {statistics.median(hard_lat) * 1000:.1f} ms, p99 {top * 1000:.1f} ms")
             if lat:
                 p50 = statistics.median(lat) * 1000
                 p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
@@ -209,6 +221,14 @@ async def main(args: argparse.Namespace) -> None:
             print(f"refusals by code: {codes or 'none'}")
             window = {le: n - gc0[0].get(le, 0.0) for le, n in gc1[0].items()}
             worst = max(gc1[2].values())
+            below, parts = 0.0, []
+            for le in sorted(window):
+                if window[le] > below:
+                    parts.append(f"{'≤' + format(le * 1000, 'g') + ' ms' if le != float('inf') else '> 1 s'}: "
+                                 f"{window[le] - below:.0f}")
+                below = window[le]
+            print(f"server GC pauses in the window by length (all generations): {', '.join(parts) or 'none'}; "
+                  f"over 20 ms: {below - window.get(0.02, 0.0):.0f}")
             print(f"server GC pauses ({args.gc}): {gc1[1] - gc0[1]:.0f} in the measured window, "
                   f"p99 ~{min(quantile(0.99, window), worst) * 1000:.1f} ms (from the histogram's buckets), "
                   f"longest since start {worst * 1000:.1f} ms (by generation: "
@@ -235,6 +255,11 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before acting")
     ap.add_argument("--gc", choices=("tuned", "default"), default="tuned",
                     help="the server's collector: daer serve's tuned settings, or Python's default")
+    ap.add_argument("--hard", type=int, default=0,
+                    help="rooms of 'hard' (search) bots added to --tables, each with one person (its latency apart)")
+    ap.add_argument("--sqlite-sync", choices=("normal", "full"), help="the server's --sqlite-sync")
+    ap.add_argument("--server-arg", action="append", default=[], help="one more argument for daer serve")
+    ap.add_argument("--src", help="run the server from this checkout's src/ (PYTHONPATH) to compare two versions")
     ap.add_argument("--url", help="load this running server or balancer (http://HOST:PORT) instead of starting one")
     ap.add_argument("--metrics", action="append", default=[],
                     help="a server process's own address whose /metrics to read (repeat for each worker; "

@@ -6,7 +6,6 @@ ranges are listed in ``docs/protocol.md`` and served by ``GET /api/options`` (:f
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
 
 import msgspec
@@ -41,20 +40,8 @@ MAX_SEARCH_WORLDS = 2000
 BOT_SECONDS = 1.0
 """Longest a search bot may think per decision (the server sets it on every search bot)."""
 BOT_HARD_CAP = 3.0
-"""If a bot has not answered after this many seconds the room plays the heuristic bot's choice instead."""
-
-SEARCH_WORKERS = 2
-"""Worker threads for search bots (other bots use the event loop's default pool)."""
-_search_pool: list[ThreadPoolExecutor] = []
-
-
-def pool_for(bot: Bot) -> ThreadPoolExecutor | None:
-    """The worker pool a bot thinks in: a small pool of its own for search bots, else the default (None)."""
-    if not isinstance(bot, SearchBot):
-        return None
-    if not _search_pool:
-        _search_pool.append(ThreadPoolExecutor(SEARCH_WORKERS, thread_name_prefix="daer-search"))
-    return _search_pool[0]
+"""If a bot has not answered after this many seconds the room plays the heuristic bot's choice instead (and
+the search worker still thinking is stopped: :mod:`daer.server.thinking`)."""
 
 
 Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME)]

@@ -1,9 +1,9 @@
-"""The clock of a room (its driver): bots choosing in worker threads, turn timers and 托管, claim windows
-closed after their minimum time, the next hand dealt.
+"""The clock of a room (its driver): bots choosing, turn timers and 托管, claim windows closed after their
+minimum time, the next hand dealt.
 
 Functions of a :class:`daer.server.rooms.Room`: the room holds the state, this module decides *when* the
-server itself acts for it.  A bot sees only a frozen view, so it thinks off the event loop (search bots in
-their own small pool, :func:`daer.server.bounds.pool_for`), under the server's hard cap.
+server itself acts for it.  A bot sees only a frozen view: a cheap bot chooses inline, a search bot in a
+process of :data:`daer.server.thinking.POOL`, under the server's hard cap (then the heuristic choice).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from daer.engine import Action
 from daer.engine.views import View
-from daer.server import bounds
-from daer.server.metrics import think_timer
+from daer.server import bounds, thinking
+from daer.server.metrics import THINK_SECONDS, think_timer
 
 if TYPE_CHECKING:
     from daer.server.rooms import Room
@@ -89,16 +89,25 @@ def step(room: Room) -> None:
         seat = room.seats[s]
         if seat.kind == "bot" or seat.auto or s in room.standin:
             bot = room.bots[s] if seat.kind == "bot" else room.auto_bots[s]
-            view = st.view(s, log=False)
-            # the bot sees only a frozen view, so it can think in a worker thread
+            view = st.view(s, log=False)  # the bot sees only its seat's view
+            make = thinking.remote(bot, room.config.bot, room.rules) if seat.kind == "bot" else None
+            if make is None:  # well under a millisecond: chosen inline, no thread, no hop
+                try:
+                    action = think_timer(bot, bot.choose)(view)
+                except Exception:
+                    log.exception("room %s: bot failed", room.code)
+                    action = view.legal[0]
+                play_bot(room, action, seat=s, view=view, version=room.version)
+                return
+            # a search bot thinks in a process of the pool: it cannot hold the loop (daer.server.thinking)
             room.thinking = True
             room.think += 1
             loop = asyncio.get_event_loop()
-            # search bots think in their own small pool: hard rooms cannot hold the other rooms' workers
-            future = loop.run_in_executor(bounds.pool_for(bot), think_timer(bot, bot.choose), view)
+            future = thinking.POOL.submit(make, view)
             room.future = future
             v, n = room.version, room.think
-            future.add_done_callback(functools.partial(chosen, room, seat=s, view=view, version=v, think=n))
+            future.add_done_callback(functools.partial(chosen, room, seat=s, view=view, version=v, think=n,
+                                                       started=time.perf_counter(), bot=type(bot).__name__))
             room.watchdog = loop.call_later(bounds.BOT_HARD_CAP, functools.partial(
                 overdue, room, seat=s, view=view, version=v, think=n))
             return
@@ -112,8 +121,9 @@ def overdue(room: Room, *, seat: int, view: View, version: int, think: int) -> N
         return
     log.warning("room %s: bot overdue at seat %d; playing the heuristic choice", room.code, seat)
     room.think += 1  # its late answer is ignored
-    if room.future is not None:
-        room.future.cancel()  # a choice still queued for a worker never starts
+    if room.future is not None and not room.future.done():
+        thinking.POOL.overdue()  # the hard cap: the worker still thinking is stopped
+        room.future.cancel()
     room.thinking = False
     try:
         action = room.auto_bots[seat].choose(view)
@@ -125,19 +135,27 @@ def overdue(room: Room, *, seat: int, view: View, version: int, think: int) -> N
 
 def chosen(
     room: Room, future: asyncio.Future[Action], *, seat: int, view: View, version: int, think: int,
+    started: float = 0.0, bot: str = "",
 ) -> None:
-    """A bot's choice is back: play it if nothing moved meanwhile, else look again."""
+    """A bot's choice is back (or its worker failed: the heuristic choice is played); play it if nothing
+    moved meanwhile, else look again."""
     if think != room.think:
         return  # too late: the watchdog played for it
     if room.watchdog is not None:
         room.watchdog.cancel()
         room.watchdog = None
     room.thinking = False
+    if started:
+        THINK_SECONDS.labels(bot=bot).observe(time.perf_counter() - started)
     try:
         action = future.result()
-    except Exception:
-        log.exception("room %s: bot failed", room.code)
-        action = view.legal[0]
+    except Exception as exc:  # a worker that died (BrokenProcessPool), or the bot's own error
+        log.warning("room %s: bot failed (%s); playing the heuristic choice", room.code, type(exc).__name__)
+        try:
+            action = room.auto_bots[seat].choose(view)
+        except Exception:
+            log.exception("room %s: fallback bot failed", room.code)
+            action = view.legal[0]
     play_bot(room, action, seat=seat, view=view, version=version)
 
 

@@ -1,0 +1,84 @@
+"""Search bots think in a pool of processes under a hard cap; a decision past the cap, or a worker that dies,
+is answered by the heuristic choice and the room plays on (daer.server.thinking, issue 12 item 1)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import slowbots
+
+from daer.engine import new_hand
+from daer.rules import find_rules
+from daer.server import bounds, thinking
+from daer.server.bounds import RoomConfig, bot_for
+from daer.server.dealing import PendingDeal
+from daer.server.manager import RoomManager
+from daer.store import Store
+
+
+@pytest.fixture
+def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[thinking.Pool]:
+    """A one-process pool of the test's own, stopped at the end."""
+    p = thinking.Pool(1)
+    monkeypatch.setattr(thinking, "POOL", p)
+    yield p
+    p.stop()
+
+
+def _bots_play(tmp_path: Path, seconds: float) -> tuple[int, int]:
+    """A room of four "hard" bots dealt a hand; (version at the deal, public steps played in ``seconds``)."""
+
+    async def main() -> tuple[int, int]:
+        store = Store(f"sqlite:///{tmp_path / 'd.db'}")
+        mgr = RoomManager(store, bot_delay=0.0)
+        room, _seat, _token = mgr.create(RoomConfig(timer=0, hands=1, bot="hard"), "A")
+        for seat in room.seats:
+            seat.kind, seat.token_hash = "bot", None
+        room.deal()
+        start = room.version
+        await asyncio.sleep(seconds)
+        moved = room.version - start
+        room.status = "finished"  # stops its clock
+        store.close()
+        return start, moved
+
+    return asyncio.run(main())
+
+
+def test_a_decision_past_the_hard_cap_gets_the_heuristic_choice_and_its_worker_is_stopped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pool: thinking.Pool) -> None:
+    monkeypatch.setattr(bounds, "BOT_HARD_CAP", 0.5)
+    monkeypatch.setattr(thinking, "remote", lambda _bot, _name, _rules: slowbots.sleeper)
+    _start, moved = _bots_play(tmp_path, 4.0)
+    assert moved >= 3  # played by the fallback while every search decision slept past the cap
+    assert pool.restarts >= 3  # each sleeping worker was stopped, not left holding a core
+
+
+def test_a_worker_that_dies_gets_the_heuristic_choice_without_waiting_for_the_cap(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pool: thinking.Pool) -> None:
+    monkeypatch.setattr(bounds, "BOT_HARD_CAP", 60.0)  # only the dead worker's error can move the room
+    monkeypatch.setattr(thinking, "remote", lambda _bot, _name, _rules: slowbots.dying)
+    _start, moved = _bots_play(tmp_path, 4.0)
+    assert moved >= 3
+    assert pool.restarts >= 2  # a broken pool is replaced at the next decision
+
+
+def test_a_search_bot_chooses_in_a_worker_from_its_seats_view(pool: thinking.Pool) -> None:
+    rules = find_rules()
+    st = new_hand(rules, deck=PendingDeal.fresh(rules.table.seats).deck(), dealer=0, hold=True)
+    while st.window_complete():
+        st.close_window()
+    seat = st.to_act()[0]
+    view = st.view(seat, log=False)
+    bot = bot_for("hard", rules, "s")
+    make = thinking.remote(bot, "hard", rules)
+    assert make is not None
+    assert thinking.remote(bot_for("heuristic", rules, "s"), "heuristic", rules) is None  # cheap: inline
+
+    async def main() -> object:
+        return await asyncio.wait_for(pool.submit(make, view), 60)
+
+    assert asyncio.run(main()) in view.legal
