@@ -80,7 +80,7 @@ def test_the_settlement_shows_its_working_reveals_every_hand_keeps_the_match_sco
     assert points == stored[0]["points"]
     check_arithmetic(page, points)
     # my own score is labelled, and the next hand is one tap away on a phone without scrolling
-    assert page.inner_text("#mine").startswith(("我赢了", "我输了", "不输不赢"))
+    assert page.inner_text("#mine").startswith(("我赢了", "我输了", "不输不赢", "我坐底"))
     assert "我" in page.inner_text("#scores tr.me")
     box = page.locator("#next").bounding_box()
     assert box is not None and box["y"] + box["height"] <= 740

@@ -40,6 +40,7 @@ function fill(box, room, opts, full) {
   const changed = rows.filter((r) => r.changed);
   const bot = room.bot ? (t(`bot_${room.bot}`) === `bot_${room.bot}` ? room.bot : t(`bot_${room.bot}`)) : "";
   box.replaceChildren(
+    full ? null : h("h2", {}, w("rules")),
     h("div", { class: "rulesettitle" }, h("b", { id: "rulestitle" }, info.title)),
     info.description ? h("p", { class: "muted" }, info.description) : null,
     h("p", { class: "settings" }, `${w("hands")} ${room.hands} · ${w("timer")} ${room.timer ? w("secs", { n: room.timer }) : w("none")}`,

@@ -20,7 +20,7 @@ const W = {
     handN: "第{n}局", sum: "合计", share: "分享", copyText: "复制战绩", image: "存图片", copied: "已复制到剪贴板",
     selected: "已选中文字，请长按或按 Ctrl+C 复制", next: "下一局", ready: "已准备，等其他人…", replay: "回放",
     download: "下载牌谱", me: "我", dealer: "庄", dijia: "底家", sitsOut: "坐底", red: "红字 {n}", youWin: "我赢了",
-    youLose: "我输了", even: "不输不赢", table: "桌面", checkNote: "（算法与实付不一致时只列出结果）",
+    youLose: "我输了", even: "不输不赢", mySitOut: "我坐底（底家）", table: "桌面", checkNote: "（算法与实付不一致时只列出结果）",
     flags: { tianhu: "天胡", dihu: "地胡", haidi: "海底", self_drawn: "自摸", huilong: "回龙", bao: "报牌", lan: "烂和" },
     pen: { peng: "未碰", zhao: "未招", "peng+zhao": "未碰、未招" },
   },
@@ -32,7 +32,7 @@ const W = {
     image: "Save image", copied: "Copied to the clipboard", selected: "Text selected: long-press or Ctrl+C to copy",
     next: "Next hand", ready: "Ready, waiting for the others…", replay: "Replay", download: "Download record", me: "Me",
     dealer: "dealer", dijia: "dijia", sitsOut: "sits out", red: "{n} red", youWin: "I won", youLose: "I lost",
-    even: "Even", table: "table", checkNote: "",
+    even: "Even", mySitOut: "I sat out (dijia)", table: "table", checkNote: "",
     flags: { tianhu: "heavenly", dihu: "earthly", haidi: "last card", self_drawn: "self-drawn", huilong: "huilong", bao: "declared", lan: "lan he" },
     pen: { peng: "passed a pong", zhao: "passed a kong", "peng+zhao": "passed a pong and a kong" },
   },
@@ -79,7 +79,7 @@ export function settlementBody(d) {
   }
   if (d.me !== null && d.me !== undefined) {
     const mine = r.points[d.me];
-    parts.push(h("div", { class: `mine ${tone(mine)}`, id: "mine" }, h("span", {}, mine > 0 ? w("youWin") : mine < 0 ? w("youLose") : w("even")),
+    parts.push(h("div", { class: `mine ${tone(mine)}`, id: "mine" }, h("span", {}, d.me === d.dijia ? w("mySitOut") : mine > 0 ? w("youWin") : mine < 0 ? w("youLose") : w("even")),
       h("b", { id: "mypoints" }, signed(mine, money))));
   }
   parts.push(chainEl(d.work));
