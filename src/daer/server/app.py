@@ -25,9 +25,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from daer.bots import BOTS, STRENGTHS
-from daer.engine import HandRecord, dumps, replay
+from daer.engine import HandRecord, dumps
 from daer.engine.record import RecordError
-from daer.rules import preset_names, resolve_rules
+from daer.rules import preset_names
 from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
 from daer.server.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
@@ -39,11 +39,11 @@ from daer.server.logs import SLOW, ctx
 from daer.server.manager import RoomManager
 from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
 from daer.server.pwa import pwa_routes
+from daer.server.replays import replay_body, seat_names
 from daer.server.rooms import Room, action_codec
 from daer.server.score_api import calc_routes, read_body
 from daer.server.score_api import json_error as _err
 from daer.server.seating import Conn, token_hash
-from daer.server.settling import work_of
 from daer.store import Store
 
 log = logging.getLogger("daer.server")
@@ -298,24 +298,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         rec = _record(request)
         if isinstance(rec, JSONResponse):
             return rec
+        code = str(request.path_params["code"]).strip().upper()
         try:
-            st = replay(HandRecord(rules=rec.rules, overrides=rec.overrides, deck=rec.deck, dealer=rec.dealer))
+            body = replay_body(rec, seat_names(manager().store, code))
         except RecordError as exc:
             return _err(500, "bad_record", "牌谱无法重放", str(exc))
-        def step(act: object) -> dict[str, Any]:
-            return {"action": act, "view": st.view(None, log=False), "hands": [sorted(h) for h in st.hands]}
-
-        steps = [step(None)]
-        for act in rec.actions:
-            st.apply(act)
-            steps.append(step(act))
-        rules = resolve_rules(rec.rules, rec.overrides)
-        # the settlement as the table showed it (settle.js draws the replay's end from it)
-        end = {"work": work_of(rules, st), "money": rules.scoring.mode == "money", "payments": [
-            {"payer": x.payer, "payee": x.payee, "amount": x.amount, "zh": x.zh, "en": x.en}
-            for x in (st.settlement.payments if st.settlement is not None else ())]}
-        return Response(msgspec.json.encode({"rules": rules.title_zh, "steps": steps, "end": end}),
-                        media_type="application/json")
+        return Response(body, media_type="application/json")
 
     async def moved(_request: Request) -> Response:
         return _err(404, "no_hand", "牌谱只能通过房间查看：/api/rooms/{房号}/hands/{局数}/record",

@@ -1,72 +1,159 @@
-// Replay of a finished hand, step by step, every hand open; the record downloads as JSON.
+// Replay of a finished hand, step by step, every hand open: the seats by name, the list of steps (tap one to go
+// there), the whole settlement at the last step; the record downloads as JSON.  The controls sit in the page's flow
+// above the table (never a bar stuck over a seat); ←/→ step, space plays.  The page carries no rules: the server
+// replays the record through the engine and sends every step.
 import { card, charOf, kindOf } from "./cards.js";
+import { h } from "./dom.js";
 import { verifyRecord } from "./fairness.js";
-import { lang } from "./i18n.js";
+import { eventText } from "./feed.js";
+import { lang, setLang, t, termOfZh } from "./i18n.js";
 import "./pwa.js";
 
 // /replay/{code}/{number}: a hand is reached through its room's code and its number in the match
 const [code, number] = location.pathname.split("/").slice(2, 4).map(decodeURIComponent);
 const base = `/api/rooms/${encodeURIComponent(code)}/hands/${encodeURIComponent(number)}`;
 const $app = document.getElementById("app");
-const zh = lang !== "en";
+const W = {
+  zh: { replay: "回放", room: "房间", hand: "第 {n} 局", seat: "座{n}", deal: "发牌", first: "第一步", prev: "上一步",
+    play: "自动播放", stop: "停止", next: "下一步", last: "最后一步", step: "步骤", steps: "全部步骤", fair: "公平发牌",
+    download: "下载牌谱", hand_: "手牌", melds: "明牌", discards: "弃牌", stock: "墩", result: "结算", nobody: "—",
+    payments: "付款", seatCol: "座位", points: "得分", hu: "胡", arithmetic: "计算" },
+  en: { replay: "Replay", room: "Room", hand: "hand {n}", seat: "Seat {n}", deal: "Deal", first: "First step",
+    prev: "Previous step", play: "Play", stop: "Stop", next: "Next step", last: "Last step", step: "Step",
+    steps: "All steps", fair: "fair deal", download: "Download record", hand_: "Hand", melds: "Melds",
+    discards: "Discards", stock: "Stock", result: "Settlement", nobody: "—", payments: "Payments", seatCol: "Seat",
+    points: "Points", hu: "hu", arithmetic: "Arithmetic" },
+};
+const w = (key, vars = {}) => {
+  let s = W[lang === "en" ? "en" : "zh"][key] ?? W.zh[key];
+  for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, v);
+  return s;
+};
 let data = null;
 let i = 0;
 let timer = null;
 let fair = null;
 
-const h = (tag, attrs = {}, ...kids) => {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "style") el.style.cssText = v; // CSSOM: allowed by the page's CSP
-    else el.setAttribute(k, v);
-  }
-  for (const k of kids.flat()) if (k !== null && k !== undefined) el.append(k);
-  return el;
-};
-const names = { discard: ["打", "discard"], hu: ["胡", "hu"], zhao: ["招", "zhao"], peng: ["碰", "peng"], chi: ["吃", "chi"], pass: ["过", "pass"] };
-const say = (a) => {
-  if (!a) return zh ? "发牌" : "deal";
-  const n = names[a.type][zh ? 0 : 1];
-  const extra = a.type === "discard" ? ` ${charOf(a.kind)}` : a.type === "chi" ? ` ${a.hand.map(charOf).join("")}` : "";
-  return `${zh ? "座" : "seat "}${a.seat + 1} ${n}${extra}`;
-};
+// a seat's name: its name in the room, else 座N
+const who = (s) => (data.names && data.names[s]) || w("seat", { n: s + 1 });
+const actionWords = { discard: "discard", hu: "winHu", zhao: "zhao", peng: "peng", chi: "chi", pass: "pass" };
+// one step in words: the events it caused as the table saw them (打出 / 碰 / 翻出 …), else the action itself
+function say(st) {
+  const evs = st.events || [];
+  if (evs.length) return evs.map((ev) => eventText(ev, who)).join(lang === "en" ? "; " : "；");
+  const a = st.action;
+  if (!a) return w("deal");
+  const word = actionWords[a.type] ? t(actionWords[a.type]) : a.type;
+  const extra = a.type === "discard" ? ` ${charOf(a.kind)}` : "";
+  return `${who(a.seat)} ${word}${extra}`;
+}
 
-function render() {
+// money play: amounts are 分, shown as 元 exactly (250 → "2.5 元")
+function amt(x, money) {
+  if (!money) return `${x}`;
+  const sign = x < 0 ? "-" : "", a = Math.abs(x), cents = a % 100;
+  const frac = cents ? "." + String(cents).padStart(2, "0").replace(/0$/, "") : "";
+  return `${sign}${Math.floor(a / 100)}${frac} 元`;
+}
+const signed = (x, money) => `${x > 0 ? "+" : ""}${amt(x, money)}`;
+
+function seatPanel(st, s) {
+  const v = st.view;
+  const acted = st.action && st.action.seat === s;
+  return h("section", { class: `rp-seat${acted ? " acted" : ""}`, id: `seat-${s}`, "data-seat": s, "aria-label": who(s) },
+    h("div", { class: "who" }, h("span", { class: "nm" }, who(s)),
+      s === v.dealer ? h("span", { class: "badge dealer" }, t("dealer")) : null,
+      s === v.dijia ? h("span", { class: "badge" }, t("dijia")) : null,
+      h("span", { class: "grow" }),
+      v.result && v.result.points.length ? h("span", { class: "pts" }, signed(v.result.points[s], v.result.money)) : null),
+    h("div", { class: "cardrow rp-hand", "aria-label": w("hand_") }, st.hands[s].map((cid) => card(kindOf(cid), { size: "mid2" }))),
+    v.melds[s].length ? h("div", { class: "melds", "aria-label": w("melds") },
+      v.melds[s].map((m) => h("div", { class: "meld" }, (m.kinds.length ? m.kinds : Array(m.down || 0).fill(null)).map((k) => card(k, { size: "mini" }))))) : null,
+    h("div", { class: "discards", "aria-label": w("discards") }, v.discards.filter(([d]) => d === s).map(([, k]) => card(k, { size: "mini" }))));
+}
+
+// The settlement as the table shows it: the winner's 列 with their 胡, 胡 → 等 → multipliers, every payment with
+// its reason, each seat's points.
+function settlement(r) {
+  const money = r.money;
+  const rows = [];
+  if (r.winner === null || r.winner === undefined) rows.push(h("h2", {}, t("draw")));
+  else {
+    rows.push(h("h2", {}, `${t("winner")}: ${who(r.winner)} · ${r.hu}${t("hu")}`,
+      r.flags.length ? ` · ${r.flags.map((f) => t("flags")[f] || f).join(" ")}` : "", r.name ? ` · ${r.name}` : ""));
+    if (r.groups.length) rows.push(h("table", { id: "groups" }, h("tbody", {}, r.groups.map(([shape, kinds, hu]) =>
+      h("tr", {}, h("td", {}, termOfZh(shape)), h("td", {}, h("div", { class: "cardrow" }, kinds.map((k) => card(k, { size: "mid2" })))),
+        h("td", {}, `${hu}${t("hu")}`))))));
+    rows.push(h("p", { id: "arith" }, `${r.hu}${t("hu")} · ${t("red")} ${r.red} · ${t("deng")} ${r.deng} · ${t("multipliers")}: `,
+      `${r.multipliers.length ? r.multipliers.join(" ") : "—"} · ${t("factor")} ×${r.factor}`));
+  }
+  for (const [s, what] of r.penalties || []) rows.push(h("p", { class: "note" }, `${who(s)} 包牌 (${what})`));
+  if (data.payments.length) rows.push(h("table", { id: "payments" }, h("caption", {}, w("payments")), h("tbody", {}, data.payments.map((p) =>
+    h("tr", {}, h("td", {}, `${who(p.payer)} ${t("pays")} ${who(p.payee)}`, h("div", { class: "note" }, lang === "en" ? p.en : p.zh)),
+      h("td", { class: "amt" }, amt(p.amount, money)))))));
+  rows.push(h("table", { id: "scores" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("seatCol")), h("th", { scope: "col" }, w("points")))),
+    h("tbody", {}, r.points.map((x, s) => h("tr", {}, h("td", {}, who(s)),
+      h("td", { class: x > 0 ? "pos" : x < 0 ? "neg" : "" }, signed(x, money)))))));
+  return h("section", { class: "sheet rp-result", id: "result", "aria-label": w("result") }, ...rows);
+}
+
+function controls() {
+  const last = data.steps.length - 1;
+  const btn = (id, label, text, n) => h("button", { id, "aria-label": label, title: label, onclick: () => go(n()) }, text);
+  return h("div", { class: "rp-controls", id: "controls" },
+    btn("first", w("first"), "|◀", () => 0), btn("prev", w("prev"), "◀", () => i - 1),
+    h("button", { id: "play", "aria-label": timer ? w("stop") : w("play"), title: timer ? w("stop") : w("play"), onclick: toggle }, timer ? "■" : "▶▶"),
+    btn("nextstep", w("next"), "▶", () => i + 1), btn("last", w("last"), "▶|", () => last),
+    h("input", { type: "range", id: "scrub", min: 0, max: last, value: i, "aria-label": w("step"),
+      oninput: (ev) => go(+ev.currentTarget.value, false) }));
+}
+
+function stepList() {
+  return h("ol", { class: "rp-steps", id: "steps", tabindex: 0, "aria-label": w("steps") }, data.steps.map((st, n) =>
+    h("li", {}, h("button", { "data-step": n, "aria-current": n === i ? "step" : false, class: n === i ? "cur" : "",
+      onclick: () => go(n) }, h("span", { class: "n" }, `${n}`), ` ${say(st)}`))));
+}
+
+function render(scroll = true) {
   const st = data.steps[i];
   const v = st.view;
-  const seats = st.hands.map((hand, s) => h("div", { class: "opp" },
-    h("div", { class: "who" }, h("span", { class: "nm" }, `${zh ? "座" : "Seat "}${s + 1}`),
-      s === v.dealer ? h("span", { class: "badge dealer" }, zh ? "庄" : "dealer") : null,
-      s === v.dijia ? h("span", { class: "badge" }, zh ? "底家" : "sits out") : null),
-    h("div", { class: "cardrow" }, hand.map((cid) => card(kindOf(cid), { size: "mid2" }))),
-    h("div", { class: "melds" }, v.melds[s].map((m) => h("div", { class: "meld" }, m.kinds.map((k) => card(k, { size: "mini" }))))),
-    h("div", { class: "discards" }, v.discards.filter(([d]) => d === s).map(([, k]) => card(k, { size: "mini" })))));
-  const res = v.result ? h("div", { class: "panel", id: "result" }, v.result.winner === null ? (zh ? "黄牌" : "draw")
-    : `${zh ? "赢家 座" : "winner seat "}${v.result.winner + 1} · ${v.result.hu}${zh ? "胡" : " hu"} · ${v.result.points.join(" / ")}`) : null;
+  const last = data.steps.length - 1;
   $app.replaceChildren(
-    h("div", { class: "bar" }, h("span", { class: "grow" }, `${zh ? "回放" : "Replay"} · ${data.rules}`),
-      fair ? h("span", { id: "fair", class: fair.ok ? "ok" : "muted", title: zh ? fair.zh : fair.en },
-        `${fair.ok === true ? "✓" : fair.ok === false ? "✗" : "?"} ${zh ? "公平发牌" : "fair deal"}`) : null,
-      h("a", { href: `${base}/record`, download: "", id: "download" }, zh ? "下载牌谱" : "Download record")),
-    h("div", { class: "centre" }, v.offer ? card(v.offer.kind, { size: "large" }) : null,
-      h("div", { class: "info" }, h("div", { id: "step" }, `${i}/${data.steps.length - 1} · ${say(st.action)}`),
-        h("div", { class: "muted" }, `${zh ? "墩" : "stock"} ${v.stock}`))),
-    ...seats, res,
-    h("div", { class: "actions" },
-      h("button", { onclick: () => go(0) }, "|◀"), h("button", { id: "prev", onclick: () => go(i - 1) }, "◀"),
-      h("button", { id: "play", onclick: toggle }, timer ? "■" : "▶▶"), h("button", { id: "nextstep", onclick: () => go(i + 1) }, "▶"),
-      h("button", { onclick: () => go(data.steps.length - 1) }, "▶|")));
+    h("div", { class: "bar" },
+      h("h1", { class: "grow rp-title" }, `${w("replay")} · ${data.rules} · ${w("room")} ${code} · ${w("hand", { n: number })}`),
+      fair ? h("span", { id: "fair", class: fair.ok ? "ok" : "muted", title: lang === "en" ? fair.en : fair.zh },
+        `${fair.ok === true ? "✓" : fair.ok === false ? "✗" : "?"} ${w("fair")}`) : null,
+      h("a", { href: `${base}/record`, download: "", id: "download" }, w("download")),
+      h("button", { id: "lang", onclick: () => { setLang(lang === "zh" ? "en" : "zh"); document.documentElement.lang = lang; render(); } }, t("lang"))),
+    controls(),
+    h("div", { class: "rp-main" },
+      h("div", { class: "rp-table" },
+        h("div", { class: "centre" }, v.offer ? card(v.offer.kind, { size: "large" }) : null,
+          h("div", { class: "info" }, h("div", { id: "step", "aria-live": "polite" }, `${i}/${last} · ${say(st)}`),
+            h("div", { class: "muted" }, `${w("stock")} ${v.stock}`))),
+        ...st.hands.map((_, s) => seatPanel(st, s)),
+        i === last && v.result ? settlement(v.result) : null),
+      stepList()));
+  if (scroll) {
+    const cur = document.querySelector("#steps .cur");
+    const list = document.getElementById("steps");
+    if (cur && list) list.scrollTop = cur.offsetTop - list.clientHeight / 2; // the list scrolls, never the page
+  }
 }
-function go(n) { i = Math.max(0, Math.min(data.steps.length - 1, n)); render(); }
+function go(n, scroll = true) { i = Math.max(0, Math.min(data.steps.length - 1, n)); render(scroll); }
 function toggle() {
   if (timer) { clearInterval(timer); timer = null; } else timer = setInterval(() => { if (i >= data.steps.length - 1) toggle(); else go(i + 1); }, 700);
   render();
 }
+document.addEventListener("keydown", (ev) => {
+  if (!data || ev.target instanceof HTMLInputElement || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  if (ev.key === "ArrowRight") { go(i + 1); ev.preventDefault(); }
+  else if (ev.key === "ArrowLeft") { go(i - 1); ev.preventDefault(); }
+});
 fetch(`${base}/replay`).then(async (r) => {
   const d = await r.json();
-  if (!r.ok) { $app.textContent = zh ? `${d.zh}（${d.en}）` : d.en; return; }
+  if (!r.ok) { $app.textContent = lang === "en" ? d.en : `${d.zh}（${d.en}）`; return; }
   data = d; render();
   const rec = await fetch(`${base}/record`);
-  if (rec.ok) { fair = await verifyRecord(await rec.json()); render(); }
-});
+  if (rec.ok) { fair = await verifyRecord(await rec.json()); render(false); }
+}).catch(() => { $app.textContent = lang === "en" ? "The replay needs the server." : "回放需要连接服务器（The replay needs the server）。"; });
