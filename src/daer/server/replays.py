@@ -1,10 +1,11 @@
 """The replay page's data: every step of a finished hand with every hand open, the seats' names and the settlement.
 
-``GET /api/rooms/{code}/hands/{number}/replay`` answers ``{"rules", "names", "steps", "payments"}``: the ruleset's
-Chinese title; each seat's name in the room (empty when the room is gone); one step per action after the deal (action
-null): the action, the events it caused as the table saw them (for the step list's words), the public view after it
-and every seat's hand; and each payment of the final settlement with its reason, Chinese and English (the same ones the
-table's settlement lists).  The page carries no rules: the server replays the record through the engine.
+``GET /api/rooms/{code}/hands/{number}/replay`` answers ``{"rules", "names", "steps", "work", "payments"}``:
+the ruleset's Chinese title; each seat's name in the room (empty when the room is gone); one step per action after
+the deal (action null): the action, the events it caused as the table saw them (for the step list's words), the
+public view after it and every seat's hand; the settlement's working (胡 → 等 → multipliers → amounts,
+:mod:`daer.settlement_work`) and each payment with its reason, Chinese and English — the same settlement the table
+shows (web/settle.js draws both).  The page carries no rules: the server replays the record through the engine.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import msgspec
 
 from daer.engine import HandRecord, replay
 from daer.rules import resolve_rules
+from daer.server.settling import work_of
 from daer.store import Store
 
 
@@ -44,6 +46,6 @@ def replay_body(rec: HandRecord, names: dict[int, str]) -> bytes:
     pays = st.settlement.payments if st.settlement is not None else ()
     return msgspec.json.encode({
         "rules": rules.title_zh, "names": [names.get(s, "") for s in range(rules.table.seats)],
-        "steps": steps,
+        "steps": steps, "work": work_of(rules, st),
         "payments": [{"payer": x.payer, "payee": x.payee, "amount": x.amount, "zh": x.zh, "en": x.en} for x in pays],
     })

@@ -3,11 +3,12 @@
 // above the table (never a bar stuck over a seat); ←/→ step, space plays.  The page carries no rules: the server
 // replays the record through the engine and sends every step.
 import { card, charOf, kindOf } from "./cards.js";
-import { h } from "./dom.js";
+import { h, words } from "./dom.js";
 import { verifyRecord } from "./fairness.js";
 import { eventText } from "./feed.js";
-import { lang, setLang, t, termOfZh } from "./i18n.js";
+import { lang, setLang, t } from "./i18n.js";
 import "./pwa.js";
+import { amount, settlementBody } from "./settle.js";
 
 // /replay/{code}/{number}: a hand is reached through its room's code and its number in the match
 const [code, number] = location.pathname.split("/").slice(2, 4).map(decodeURIComponent);
@@ -16,19 +17,13 @@ const $app = document.getElementById("app");
 const W = {
   zh: { replay: "回放", room: "房间", hand: "第 {n} 局", seat: "座{n}", deal: "发牌", first: "第一步", prev: "上一步",
     play: "自动播放", stop: "停止", next: "下一步", last: "最后一步", step: "步骤", steps: "全部步骤", fair: "公平发牌",
-    download: "下载牌谱", hand_: "手牌", melds: "明牌", discards: "弃牌", stock: "墩", result: "结算", nobody: "—",
-    payments: "付款", seatCol: "座位", points: "得分", hu: "胡", arithmetic: "计算" },
+    download: "下载牌谱", hand_: "手牌", melds: "明牌", discards: "弃牌", stock: "墩", result: "结算" },
   en: { replay: "Replay", room: "Room", hand: "hand {n}", seat: "Seat {n}", deal: "Deal", first: "First step",
     prev: "Previous step", play: "Play", stop: "Stop", next: "Next step", last: "Last step", step: "Step",
     steps: "All steps", fair: "fair deal", download: "Download record", hand_: "Hand", melds: "Melds",
-    discards: "Discards", stock: "Stock", result: "Settlement", nobody: "—", payments: "Payments", seatCol: "Seat",
-    points: "Points", hu: "hu", arithmetic: "Arithmetic" },
+    discards: "Discards", stock: "Stock", result: "Settlement" },
 };
-const w = (key, vars = {}) => {
-  let s = W[lang === "en" ? "en" : "zh"][key] ?? W.zh[key];
-  for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, v);
-  return s;
-};
+const w = words(W, () => lang);
 let data = null;
 let i = 0;
 let timer = null;
@@ -48,14 +43,7 @@ function say(st) {
   return `${who(a.seat)} ${word}${extra}`;
 }
 
-// money play: amounts are 分, shown as 元 exactly (250 → "2.5 元")
-function amt(x, money) {
-  if (!money) return `${x}`;
-  const sign = x < 0 ? "-" : "", a = Math.abs(x), cents = a % 100;
-  const frac = cents ? "." + String(cents).padStart(2, "0").replace(/0$/, "") : "";
-  return `${sign}${Math.floor(a / 100)}${frac} 元`;
-}
-const signed = (x, money) => `${x > 0 ? "+" : ""}${amt(x, money)}`;
+const signed = (x, money) => `${x > 0 ? "+" : ""}${amount(x, money)}`;
 
 function seatPanel(st, s) {
   const v = st.view;
@@ -66,35 +54,20 @@ function seatPanel(st, s) {
       s === v.dijia ? h("span", { class: "badge" }, t("dijia")) : null,
       h("span", { class: "grow" }),
       v.result && v.result.points.length ? h("span", { class: "pts" }, signed(v.result.points[s], v.result.money)) : null),
-    h("div", { class: "cardrow rp-hand", "aria-label": w("hand_") }, st.hands[s].map((cid) => card(kindOf(cid), { size: "mid2" }))),
-    v.melds[s].length ? h("div", { class: "melds", "aria-label": w("melds") },
+    h("div", { class: "cardrow rp-hand", role: "group", "aria-label": w("hand_") }, st.hands[s].map((cid) => card(kindOf(cid), { size: "mid2" }))),
+    v.melds[s].length ? h("div", { class: "melds", role: "group", "aria-label": w("melds") },
       v.melds[s].map((m) => h("div", { class: "meld" }, (m.kinds.length ? m.kinds : Array(m.down || 0).fill(null)).map((k) => card(k, { size: "mini" }))))) : null,
-    h("div", { class: "discards", "aria-label": w("discards") }, v.discards.filter(([d]) => d === s).map(([, k]) => card(k, { size: "mini" }))));
+    h("div", { class: "discards", role: "group", "aria-label": w("discards") }, v.discards.filter(([d]) => d === s).map(([, k]) => card(k, { size: "mini" }))));
 }
 
-// The settlement as the table shows it: the winner's 列 with their 胡, 胡 → 等 → multipliers, every payment with
-// its reason, each seat's points.
-function settlement(r) {
-  const money = r.money;
-  const rows = [];
-  if (r.winner === null || r.winner === undefined) rows.push(h("h2", {}, t("draw")));
-  else {
-    rows.push(h("h2", {}, `${t("winner")}: ${who(r.winner)} · ${r.hu}${t("hu")}`,
-      r.flags.length ? ` · ${r.flags.map((f) => t("flags")[f] || f).join(" ")}` : "", r.name ? ` · ${r.name}` : ""));
-    if (r.groups.length) rows.push(h("table", { id: "groups" }, h("tbody", {}, r.groups.map(([shape, kinds, hu]) =>
-      h("tr", {}, h("td", {}, termOfZh(shape)), h("td", {}, h("div", { class: "cardrow" }, kinds.map((k) => card(k, { size: "mid2" })))),
-        h("td", {}, `${hu}${t("hu")}`))))));
-    rows.push(h("p", { id: "arith" }, `${r.hu}${t("hu")} · ${t("red")} ${r.red} · ${t("deng")} ${r.deng} · ${t("multipliers")}: `,
-      `${r.multipliers.length ? r.multipliers.join(" ") : "—"} · ${t("factor")} ×${r.factor}`));
-  }
-  for (const [s, what] of r.penalties || []) rows.push(h("p", { class: "note" }, `${who(s)} 包牌 (${what})`));
-  if (data.payments.length) rows.push(h("table", { id: "payments" }, h("caption", {}, w("payments")), h("tbody", {}, data.payments.map((p) =>
-    h("tr", {}, h("td", {}, `${who(p.payer)} ${t("pays")} ${who(p.payee)}`, h("div", { class: "note" }, lang === "en" ? p.en : p.zh)),
-      h("td", { class: "amt" }, amt(p.amount, money)))))));
-  rows.push(h("table", { id: "scores" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("seatCol")), h("th", { scope: "col" }, w("points")))),
-    h("tbody", {}, r.points.map((x, s) => h("tr", {}, h("td", {}, who(s)),
-      h("td", { class: x > 0 ? "pos" : x < 0 ? "neg" : "" }, signed(x, money)))))));
-  return h("section", { class: "sheet rp-result", id: "result", "aria-label": w("result") }, ...rows);
+// The settlement as the table shows it (settle.js): the winner's 列 with their 胡, the working 胡 → 等 →
+// multipliers → amounts, each seat's amount with its payments, every hand revealed.
+function settlement(v) {
+  const names = v.result.points.map((_, s) => who(s));
+  return h("section", { class: "sheet settle rp-result", id: "result", "aria-labelledby": "resulttitle" },
+    h("h2", { id: "resulttitle" }, w("result")),
+    ...settlementBody({ result: v.result, work: data.work, payments: data.payments, names, me: null,
+      money: v.result.money, dealer: v.dealer, dijia: v.dijia, totals: null, history: null }));
 }
 
 function controls() {
@@ -118,6 +91,7 @@ function render(scroll = true) {
   const st = data.steps[i];
   const v = st.view;
   const last = data.steps.length - 1;
+  const kept = document.getElementById("steps")?.scrollTop || 0;
   $app.replaceChildren(
     h("div", { class: "bar" },
       h("h1", { class: "grow rp-title" }, `${w("replay")} · ${data.rules} · ${w("room")} ${code} · ${w("hand", { n: number })}`),
@@ -132,13 +106,12 @@ function render(scroll = true) {
           h("div", { class: "info" }, h("div", { id: "step", "aria-live": "polite" }, `${i}/${last} · ${say(st)}`),
             h("div", { class: "muted" }, `${w("stock")} ${v.stock}`))),
         ...st.hands.map((_, s) => seatPanel(st, s)),
-        i === last && v.result ? settlement(v.result) : null),
+        i === last && v.result ? settlement(v) : null),
       stepList()));
-  if (scroll) {
-    const cur = document.querySelector("#steps .cur");
-    const list = document.getElementById("steps");
-    if (cur && list) list.scrollTop = cur.offsetTop - list.clientHeight / 2; // the list scrolls, never the page
-  }
+  const cur = document.querySelector("#steps .cur");
+  const list = document.getElementById("steps");
+  // the current step in the middle of the list (the list scrolls, never the page), or the list where it was
+  if (cur && list) list.scrollTop = scroll ? cur.parentElement.offsetTop - list.clientHeight / 2 : kept;
 }
 function go(n, scroll = true) { i = Math.max(0, Math.min(data.steps.length - 1, n)); render(scroll); }
 function toggle() {
