@@ -75,10 +75,10 @@ def test_the_replay_names_the_seats_lists_the_steps_and_ends_with_the_settlement
         sheet = page.inner_text("#result")
         if result["winner"] is not None:
             assert f"{names[result['winner']]} · {result['hu']}胡" in page.inner_text("#headline")
-            assert replay["work"]["checked"]
-            assert page.inner_text("#chain").split("→")[0].strip() == replay["work"]["chain"][0]["zh"]
-            assert page.locator("#work li").count() == len(replay["work"]["lines"])
-        for p in replay["payments"]:
+            assert replay["end"]["work"]["checked"]
+            assert page.inner_text("#chain").split("→")[0].strip() == replay["end"]["work"]["chain"][0]["zh"]
+            assert page.locator("#work li").count() == len(replay["end"]["work"]["lines"])
+        for p in replay["end"]["payments"]:
             assert p["zh"] in sheet
         rows = page.locator("#scores tr[data-seat]")
         assert rows.count() == len(names)

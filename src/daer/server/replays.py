@@ -1,11 +1,12 @@
 """The replay page's data: every step of a finished hand with every hand open, the seats' names and the settlement.
 
-``GET /api/rooms/{code}/hands/{number}/replay`` answers ``{"rules", "names", "steps", "work", "payments"}``:
-the ruleset's Chinese title; each seat's name in the room (empty when the room is gone); one step per action after
-the deal (action null): the action, the events it caused as the table saw them (for the step list's words), the
-public view after it and every seat's hand; the settlement's working (胡 → 等 → multipliers → amounts,
-:mod:`daer.settlement_work`) and each payment with its reason, Chinese and English — the same settlement the table
-shows (web/settle.js draws both).  The page carries no rules: the server replays the record through the engine.
+``GET /api/rooms/{code}/hands/{number}/replay`` answers ``{"rules", "names", "steps", "end"}``: the ruleset's
+Chinese title; each seat's name in the room (empty when the room is gone); one step per action after the deal (action
+null): the action, the events it caused as the table saw them (for the step list's words), the public view after it
+and every seat's hand; and ``end``, the settlement as the table showed it (``room.work``, ``room.payments`` and
+``money``: the working 胡 → 等 → multipliers → amounts of :mod:`daer.settlement_work`, each payment with its reason
+in Chinese and English), which web/settle.js draws at the replay's last step.  The page carries no rules: the server
+replays the record through the engine.
 """
 
 from __future__ import annotations
@@ -44,8 +45,7 @@ def replay_body(rec: HandRecord, names: dict[int, str]) -> bytes:
         steps.append(step(act))
     rules = resolve_rules(rec.rules, rec.overrides)
     pays = st.settlement.payments if st.settlement is not None else ()
-    return msgspec.json.encode({
-        "rules": rules.title_zh, "names": [names.get(s, "") for s in range(rules.table.seats)],
-        "steps": steps, "work": work_of(rules, st),
-        "payments": [{"payer": x.payer, "payee": x.payee, "amount": x.amount, "zh": x.zh, "en": x.en} for x in pays],
-    })
+    end = {"work": work_of(rules, st), "money": rules.scoring.mode == "money", "payments": [
+        {"payer": x.payer, "payee": x.payee, "amount": x.amount, "zh": x.zh, "en": x.en} for x in pays]}
+    return msgspec.json.encode({"rules": rules.title_zh, "names": [names.get(s, "") for s in range(rules.table.seats)],
+                                "steps": steps, "end": end})

@@ -66,7 +66,7 @@ function settlement(v) {
   const names = v.result.points.map((_, s) => who(s));
   return h("section", { class: "sheet settle rp-result", id: "result", "aria-labelledby": "resulttitle" },
     h("h2", { id: "resulttitle" }, w("result")),
-    ...settlementBody({ result: v.result, work: data.work, payments: data.payments, names, me: null,
+    ...settlementBody({ result: v.result, work: data.end.work, payments: data.end.payments, names, me: null,
       money: v.result.money, dealer: v.dealer, dijia: v.dijia, totals: null, history: null }));
 }
 
