@@ -279,3 +279,26 @@ def test_sounds_call_outs_and_vibration_play_and_the_switch_silences_them(server
     assert page.evaluate("window.sounds") == []
     assert page.evaluate("window.buzz") == []
     assert errors == []
+
+
+def test_a_chosen_card_covers_no_card_and_the_keyboard_discards(server: Server, phone: Any) -> None:
+    page = phone.new_page()
+    errors = strict(page)
+    create_room(page, server)
+    page.click("#start")  # seat 1 deals: its first discard
+    page.wait_for_selector("#hand .card.ok")
+    before = page.locator("#hand .card").count()
+    # with a card chosen (its column, one kind, is marked) every card is still on screen and uncovered
+    upper = page.locator("#hand .col .card.ok:not(:last-child)")
+    target = upper.first if upper.count() else page.locator("#hand .card.ok").first
+    target.click(position={"x": 6, "y": 6})  # on its visible top: the card below covers its middle
+    page.wait_for_selector("#hand .card.sel")
+    assert page.evaluate(COVERED) == []
+    assert page.locator("#actions button[data-action=discard]").count() == 1
+    # Tab to a card and Enter twice: that card is discarded
+    page.locator("#hand .card.ok").last.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand .card.sel")
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => document.querySelectorAll('#hand .card').length < n", arg=before)
+    assert errors == []

@@ -161,8 +161,11 @@ function mySeat(u, ctx) {
         c.addEventListener("click", () => {
           ctx.noteDiscardFrom(c);
           if (S.sel === k) ctx.act(legal.find((a) => a.type === "discard" && a.kind === k));
-          else { S.sel = k; ctx.render(); }
+          else { S.sel = k; ctx.render(); document.querySelector(`#hand .card.sel[data-cid="${cid}"]`)?.focus(); }
         });
+        // the keyboard too: Tab to a card, Enter or Space to choose it, again to discard it
+        c.tabIndex = 0; c.setAttribute("role", "button"); c.setAttribute("aria-label", `${t("discard")} ${charOf(k)}`);
+        c.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); c.click(); } });
       } else if (discardable.size) c.classList.add("dim");
       if (k === offerKind && view.to_act && view.phase === "claim") c.classList.add("match"); // the kind on offer
       return c;

@@ -6,9 +6,10 @@ import { loadOptions, optionsNow } from "./lobby.js";
 
 let preset = null;
 // The room's ruleset; `redraw` runs once the server's list has arrived (the first table is drawn without it).
+let asked = false;
 export function setPreset(name, redraw) {
   preset = name;
-  if (!optionsNow()) loadOptions().then(() => redraw && redraw());
+  if (!optionsNow() && !asked) { asked = true; loadOptions().then(() => { asked = false; if (redraw) redraw(); }); }
 }
 
 // The glossary key of a kind in this ruleset ("zhao" → "pao" in 跑胡子).
