@@ -164,7 +164,7 @@ function mySeat(u, ctx) {
           else { S.sel = k; ctx.render(); document.querySelector(`#hand .card.sel[data-cid="${cid}"]`)?.focus(); }
         });
         // the keyboard too: Tab to a card, Enter or Space to choose it, again to discard it
-        c.tabIndex = 0; c.setAttribute("role", "button"); c.setAttribute("aria-label", `${t("discard")} ${charOf(k)}`);
+        c.tabIndex = 0; c.setAttribute("role", "button"); // its name is its face (壹): the 打 button says the rest
         c.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); c.click(); } });
       } else if (discardable.size) c.classList.add("dim");
       if (k === offerKind && view.to_act && view.phase === "claim") c.classList.add("match"); // the kind on offer
