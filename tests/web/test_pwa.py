@@ -171,3 +171,40 @@ def test_the_offline_notice_in_english_mode(server: Server, phone: Any, lang: st
         assert page.inner_text("#offline").startswith("Offline: the server cannot be reached")
     finally:
         phone.set_offline(False)
+
+
+def test_a_new_version_replaces_the_old_cache_and_the_page_offers_a_reload(
+        tmp_path: Path, phone: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same site serving a new release (here: the package copied with one stylesheet changed, on the same
+    port): the browser installs the new worker, the old version's cache goes, and the open page offers a reload
+    that brings the new files."""
+    old = Server(tmp_path / "old.db", bot_delay=0.05).start()
+    page = phone.new_page()
+    try:
+        page.goto(old.url)
+        page.wait_for_selector("#create")
+        first = controlled(page)
+    finally:
+        old.stop()
+    copy = tmp_path / "src"
+    shutil.copytree(WEB.parent, copy / "daer", ignore=shutil.ignore_patterns("__pycache__"))
+    css = copy / "daer" / "web" / "style.css"
+    css.write_text(css.read_text(encoding="utf-8") + "\n/* release 2 */\n", encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", str(copy))  # `python -m daer serve` imports the copy
+    new = Server(tmp_path / "new.db", bot_delay=0.05, port=old.port).start()
+    try:
+        page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        page.wait_for_selector("#updated #reload", timeout=15000)
+        # the new worker deletes the old version's cache as it activates (the page may hear of it a moment before)
+        assert page.evaluate("""async n => { for (let i = 0; i < 100; i++) {
+            if (!(await caches.keys()).includes(n)) return true;
+            await new Promise(r => setTimeout(r, 100)); } }""", first)
+        names = page.evaluate("caches.keys()")
+        assert len([n for n in names if n.startswith("daer-table-")]) == 1, (first, names)
+        page.click("#reload")
+        page.wait_for_selector("#create")
+        assert page.locator("#updated").count() == 0
+        css_now = page.evaluate("fetch('/static/style.css').then(r => r.text())")
+        assert css_now.rstrip().endswith("/* release 2 */")
+    finally:
+        new.stop()

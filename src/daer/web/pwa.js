@@ -67,8 +67,9 @@ new MutationObserver(() => { if (document.body.dataset.conn === "lost") check();
 check();
 
 if ("serviceWorker" in navigator) {
-  const had = navigator.serviceWorker.controller !== null;
-  // a new version's worker took over: this page still runs the old files until it is reloaded
-  navigator.serviceWorker.addEventListener("controllerchange", () => { if (had) offerReload(); });
+  let had = navigator.serviceWorker.controller !== null;
+  // a new version's worker took over (not the first worker claiming a first visit): this page still runs the old
+  // files until it is reloaded
+  navigator.serviceWorker.addEventListener("controllerchange", () => { if (had) offerReload(); had = true; });
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
 }
