@@ -253,7 +253,7 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--bot-delay", type=float, default=1.0, help="seconds between a bot's moves")
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before acting")
-    ap.add_argument("--gc", choices=("tuned", "default"), default="tuned",
+    ap.add_argument("--gc", choices=("tuned", "threshold", "default"), default="tuned",
                     help="the server's collector: daer serve's tuned settings, or Python's default")
     ap.add_argument("--hard", type=int, default=0,
                     help="rooms of 'hard' (search) bots added to --tables, each with one person (its latency apart)")

@@ -47,6 +47,7 @@ class GcOpt(StrEnum):
     """The garbage collector's settings."""
 
     tuned = "tuned"
+    threshold = "threshold"
     default = "default"
 
 
@@ -105,8 +106,10 @@ def serve(
         help="谁能读 /metrics：local 只有本机且不经代理，on 任何人，off 关闭 who may read /metrics: local = "
              "loopback peers without a proxy header, on = anyone, off = nobody")] = MetricsOpt.local,
     gc: Annotated[GcOpt, typer.Option(
-        help="垃圾回收：tuned 恢复房间后冻结、第 0 代阈值 50000；default 不改 the garbage collector: tuned = freeze "
-             "after restoring the rooms and gen-0 threshold 50,000 (short pauses); default = Python's own")]
+        help="垃圾回收：tuned 第 0 代阈值 10000，每次回收后冻结存活对象（停顿最短）；threshold 只冻结一次、阈值 50000；"
+             "default 不改 the garbage collector: tuned = gen-0 threshold 10,000 and the survivors of every "
+             "collection frozen (the shortest pauses); threshold = frozen once after restoring the rooms, "
+             "threshold 50,000; default = Python's own")]
     = GcOpt.tuned,
     log_format: Annotated[LogFormatOpt, typer.Option(
         help="日志格式：json 每行一个 JSON 对象，text 纯文本 log lines: json = one JSON object per line (room, seat, "

@@ -1,5 +1,5 @@
 """Operations: ``/healthz``, ``/readyz`` and ``/metrics`` (Prometheus text format, prometheus-client), and the
-collector's tuning (``gc.freeze`` after the rooms are restored, the gen-0 threshold).
+collector's tuning (``gc.freeze`` after the rooms are restored and after every collection, the gen-0 threshold).
 
 What is measured (one process, one registry of its own, so the library's default registry stays untouched):
 
@@ -12,7 +12,8 @@ What is measured (one process, one registry of its own, so the library's default
   ``daer_gc_pause_max_seconds{generation}``, the longest since start (the start-up collection before the
   freeze is not counted), and ``daer_gc_pause_cpu_max_seconds{generation}``, the most CPU one took (on a
   shared machine a pause's wall time also counts the time other processes held the core);
-- ``daer_bot_think_seconds{bot}`` — a bot's ``choose`` in its worker thread;
+- ``daer_gc_frozen_objects`` — objects in the permanent generation (``gc.freeze``);
+- ``daer_bot_think_seconds{bot}`` — a bot's ``choose`` (inline, or a search decision in the process pool);
 - the library's process collector (CPU seconds, resident memory, open files).
 
 ``/metrics`` is answered according to ``--metrics``: ``local`` (the default) only to a peer on loopback
@@ -42,11 +43,16 @@ if TYPE_CHECKING:
     from daer.store import Store
 
 MetricsAccess = Literal["local", "on", "off"]
-GcMode = Literal["tuned", "default"]
-GC_THRESHOLD = (50_000, 20, 100)
-"""``--gc tuned`` (the default): gen-0 collections every 50,000 net allocations instead of 700, so far fewer
-young collections each promote less; with the restored rooms frozen, a full collection walks only what was
-made since start."""
+GcMode = Literal["tuned", "threshold", "default"]
+GC_THRESHOLD = (10_000, 20, 100)
+"""``--gc tuned`` (the default): a gen-0 collection every 10,000 net allocations (Python: 700), and after
+every collection everything still alive is frozen (:func:`_refreeze`), so no collection ever walks more
+than the objects made since the last one: a loaded server's young collections find almost nothing to free
+(its net allocations are new room state, not garbage), and without the freeze they would pile up in the
+older generations until a full collection walks every room (150-260 ms at 1,000 tables, issue 12)."""
+GC_THRESHOLD_ONLY = (50_000, 20, 100)
+"""``--gc threshold`` (the last session's tuning, kept to compare): the restored rooms frozen once, a
+gen-0 collection every 50,000 net allocations (~20-35 ms each), no freeze after."""
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 ProcessCollector(registry=REGISTRY)
@@ -65,8 +71,11 @@ GC_MAX = Gauge("daer_gc_pause_max_seconds", "The longest garbage collection sinc
                ["generation"], registry=REGISTRY)
 GC_CPU_MAX = Gauge("daer_gc_pause_cpu_max_seconds", "The most CPU time one garbage collection took since start "
                    "(its wall time minus the time other processes held the core)", ["generation"], registry=REGISTRY)
-THINK_SECONDS = Histogram("daer_bot_think_seconds", "A bot choosing an action (in its worker thread)", ["bot"],
-                          buckets=_THINK, registry=REGISTRY)
+THINK_SECONDS = Histogram("daer_bot_think_seconds", "A bot choosing an action (inline, or a search bot's decision "
+                          "in the process pool, from submit to answer)", ["bot"], buckets=_THINK, registry=REGISTRY)
+FROZEN = Gauge("daer_gc_frozen_objects", "Objects in the collector's permanent generation (gc.freeze): with "
+               "--gc tuned every survivor of a collection", registry=REGISTRY)
+FROZEN.set_function(gc.get_freeze_count)
 for _g in ("0", "1", "2"):  # every generation is listed from the start, even before its first collection
     GC_SECONDS.labels(generation=_g)
     GC_MAX.labels(generation=_g)
@@ -113,17 +122,29 @@ def watch_gc() -> None:
 
 
 def tune_gc(mode: GcMode) -> None:
-    """``tuned``: raise the gen-0 threshold (:data:`GC_THRESHOLD`); ``default``: leave Python's (700, 10, 10)."""
-    if mode == "tuned":
-        gc.set_threshold(*GC_THRESHOLD)
+    """``tuned``: :data:`GC_THRESHOLD`; ``threshold``: :data:`GC_THRESHOLD_ONLY`; ``default``: leave
+    Python's (700, 10, 10)."""
+    if mode != "default":
+        gc.set_threshold(*(GC_THRESHOLD if mode == "tuned" else GC_THRESHOLD_ONLY))
+
+
+def _refreeze(phase: str, _info: dict[str, Any]) -> None:
+    """After each collection: what survived it goes to the permanent generation (``gc.freeze`` moves lists:
+    it costs nothing).  Frozen objects are still freed by reference counting when they die; only a reference
+    cycle that was alive at a collection and dies later is never collected (see docs/deploy.md)."""
+    if phase == "stop":
+        gc.freeze()
 
 
 def freeze_after_restore(mode: GcMode) -> None:
-    """``tuned``: move everything alive now (modules, restored rooms) to the permanent generation, which
-    no collection walks again; called once the rooms are restored."""
-    if mode == "tuned":
+    """``tuned`` and ``threshold``: move everything alive now (modules, restored rooms) to the permanent
+    generation, which no collection walks again; called once the rooms are restored.  ``tuned`` then also
+    freezes the survivors of every later collection (:func:`_refreeze`)."""
+    if mode != "default":
         gc.collect()
         gc.freeze()
+    if mode == "tuned" and _refreeze not in gc.callbacks:
+        gc.callbacks.append(_refreeze)
 
 
 def timed(hist: Histogram, fn: Callable[P, R]) -> Callable[P, R]:

@@ -1,0 +1,58 @@
+"""``--gc tuned``: the survivors of every collection are frozen, so no collection walks the rooms again; every
+pause is timed into /metrics (daer.server.metrics, issue 12 item 1)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from daer.server import metrics
+
+
+@pytest.fixture
+def tuned() -> Iterator[None]:
+    """The process's collector as ``daer serve --gc tuned`` leaves it, put back afterwards."""
+    threshold, callbacks = gc.get_threshold(), list(gc.callbacks)
+    metrics.tune_gc("tuned")
+    metrics.freeze_after_restore("tuned")
+    metrics.watch_gc()
+    try:
+        yield
+    finally:
+        gc.callbacks[:] = callbacks
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
+
+
+def _samples(name: str) -> float:
+    return sum(s.value for fam in metrics.REGISTRY.collect() for s in fam.samples if s.name == name)
+
+
+def test_the_survivors_of_a_young_collection_are_frozen_and_never_walked_again(tuned: None) -> None:
+    assert gc.get_threshold()[0] == metrics.GC_THRESHOLD[0]
+    frozen = gc.get_freeze_count()
+    kept = [[i] for i in range(20_000)]  # 20,000 new tracked objects that stay alive (new room state)
+    gc.collect(0)
+    assert gc.get_freeze_count() >= frozen + 20_000
+    young = len(gc.get_objects(0)) + len(gc.get_objects(1)) + len(gc.get_objects(2))
+    assert young < 100  # what the test's own calls made since, not the 20,000
+    more = [[i] for i in range(100)]
+    assert len(gc.get_objects(0)) >= 100  # only what was made since the last collection is young
+    assert kept[-1] == [19_999] and more[0] == [0]
+
+
+def test_every_collection_is_timed_into_the_metrics(tuned: None) -> None:
+    before = _samples("daer_gc_pause_seconds_count")
+    for _ in range(3):
+        gc.collect(0)
+    assert _samples("daer_gc_pause_seconds_count") == before + 3
+    assert _samples("daer_gc_frozen_objects") == gc.get_freeze_count()
+
+
+def test_default_leaves_pythons_collector_alone() -> None:
+    threshold, callbacks = gc.get_threshold(), list(gc.callbacks)
+    metrics.tune_gc("default")
+    metrics.freeze_after_restore("default")
+    assert gc.get_threshold() == threshold and gc.callbacks == callbacks
