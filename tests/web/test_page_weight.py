@@ -13,6 +13,9 @@ grows by a framework, a font or a picture, not a few per cent.
 
 from __future__ import annotations
 
+import gzip
+import urllib.error
+import urllib.request
 from typing import Any
 
 from playwright.sync_api import Page
@@ -85,6 +88,16 @@ def visit(server: Server, browser: Any, profile: str) -> dict[str, Any]:
         ctx.close()
 
 
+def gzipped(entry: dict[str, Any]) -> int:
+    """A file's size gzipped, as a server behind Caddy's `encode zstd gzip` (deploy/Caddyfile) sends it (a POST's
+    answer, which cannot be fetched again, as it was)."""
+    try:
+        with urllib.request.urlopen(entry["url"], timeout=10) as res:
+            return len(gzip.compress(res.read(), 6))
+    except urllib.error.HTTPError:
+        return int(entry["body"])
+
+
 def test_the_table_page_weight_and_time_to_first_interactive_render(server: Server, browser: Any) -> None:
     fast = visit(server, browser, "fast")
     slow = visit(server, browser, "cheap phone")
@@ -95,8 +108,9 @@ def test_the_table_page_weight_and_time_to_first_interactive_render(server: Serv
         ext = e["url"].split("?")[0].rsplit(".", 1)[-1] if "/static/" in e["url"] else (
             "api" if "/api/" in e["url"] else "document" if e["kind"] == "navigation" else "other")
         by_kind[ext] = by_kind.get(ext, 0) + e["body"]
+    zipped = sum(gzipped(e) for e in loaded)
     print(f"\npage weight, lobby to a dealt hand, first visit: {body:,} bytes in {len(loaded)} files "
-          f"(not compressed) + {fast['ws']:,} bytes of WebSocket frames")
+          f"({zipped:,} gzipped) + {fast['ws']:,} bytes of WebSocket frames")
     print("  by kind: " + ", ".join(f"{k} {v:,}" for k, v in sorted(by_kind.items(), key=lambda kv: -kv[1])))
     for name, r in (("fast", fast), ("cheap phone", slow)):
         print(f"first interactive render ({name}): lobby {r['lobby']:.0f} ms (first visit); table mid-hand "
