@@ -16,6 +16,7 @@ from playwright.sync_api import Page
 from serving import Server
 from test_page_bugs import strict
 from test_table import create_room, hand_ids, play_to_settlement
+from test_table_play import play_until_claim
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE_VERSION = re.search(r"^AXE_VERSION=(\S+)$", (ROOT / "scripts" / "test.sh").read_text(), re.MULTILINE)
@@ -49,6 +50,8 @@ def scan(page: Page, source: str, where: str) -> list[str]:
             targets = ", ".join(f"{' '.join(n['target'])} [{n['failureSummary'].splitlines()[-1].strip()}]"
                                 for n in v["nodes"][:4])
             found.append(f"{where}: {v['id']} ({v['impact']}, {len(v['nodes'])}×): {v['help']} — {targets}")
+            if os.environ.get("AXE_DEBUG"):
+                found += [n["html"] for n in v["nodes"][:2]]
     return found
 
 
@@ -82,3 +85,27 @@ def test_every_page_passes_the_accessibility_scan_with_no_console_error(
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_a_claim_offered_the_join_form_and_the_spectators_table_pass_the_scan(
+        server: Server, browser: Any, axe_source: str) -> None:
+    host_ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    other_ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    try:
+        host, other = host_ctx.new_page(), other_ctx.new_page()
+        errors, other_errors = strict(host), strict(other)
+        code = create_room(host, server)
+        other.goto(f"{server.url}/r/{code}")
+        other.wait_for_selector("#joinseat")
+        found = scan(other, axe_source, "join form")
+        host.click("#start")
+        play_until_claim(host)
+        found += scan(host, axe_source, "table, a claim offered")
+        other.click("#watch")
+        other.wait_for_selector("#centre")
+        found += scan(other, axe_source, "spectator's table")
+        assert found == [], "\n".join(found)
+        assert errors == [] and other_errors == []
+    finally:
+        host_ctx.close()
+        other_ctx.close()

@@ -202,9 +202,11 @@ function actionBar(u, ctx) {
   if (S.sel !== null) {
     const a = view.legal.find((x) => x.type === "discard" && x.kind === S.sel);
     if (a) {
+      const pic = card(a.kind, { size: "mini" });
+      pic.setAttribute("aria-hidden", "true");
       items.push(h("button", { class: "primary choice discard", "data-action": "discard", disabled: S.busy,
-        "aria-label": describe(a), onclick: () => ctx.act(a) },
-      h("span", { class: "w" }, t("discard")), card(a.kind, { size: "mini" })));
+        onclick: () => ctx.act(a) },
+      h("span", { class: "w", "aria-hidden": "true" }, t("discard")), pic, h("span", { class: "sr" }, describe(a))));
     }
   }
   if (!items.length && view.to_act && view.phase === "discard") items.push(h("span", { class: "hint" }, t("tapTwice")));
@@ -230,10 +232,13 @@ function choiceButton(a, offerKind, ctx) {
     for (const g of a.bi) groups.push(h("span", { class: "bi" }, t("bi")), group(g, null));
   }
   if (a.type === "bao") groups.push(group([a.kind], null));
+  // the button's name is its choice in words (describe, in a screen-reader-only span); the word and the cards
+  // drawn are hidden from screen readers (an aria-label would not contain the cards' text: axe)
+  for (const g of groups) g.setAttribute("aria-hidden", "true");
   const w = gameWord(a.type, { short: true });
   const word = { hu: t("winHu"), pass: t("pass"), bao: t("bao") }[a.type] || w[0].toUpperCase() + w.slice(1);
-  return h("button", { class: `choice ${a.type}`, "data-action": a.type, disabled: ctx.S.busy, "aria-label": describe(a, offerKind),
-    onclick: () => ctx.act(a) }, h("span", { class: "w" }, word), groups);
+  return h("button", { class: `choice ${a.type}`, "data-action": a.type, disabled: ctx.S.busy,
+    onclick: () => ctx.act(a) }, h("span", { class: "w", "aria-hidden": "true" }, word), groups, h("span", { class: "sr" }, describe(a, offerKind)));
 }
 
 // a choice in words (the button's accessible name): 吃 肆伍陆 比 陆柒捌
