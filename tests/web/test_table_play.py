@@ -120,21 +120,33 @@ def expected_line(ev: dict[str, Any]) -> str | None:
     return None
 
 
+RECORD_FRAMES = """window.__frames = [];
+const Socket = window.WebSocket;
+window.WebSocket = class extends Socket {
+  constructor(...args) {  // heard before the page's own handler, in the same task: read with the page, no race
+    super(...args);
+    this.addEventListener('message', (e) => window.__frames.push(JSON.parse(e.data)));
+  }
+};"""
+
+
 def test_the_feed_tells_every_public_action_of_the_hand_in_order(server: Server, phone: Any) -> None:
     page = phone.new_page()
     errors = strict(page)
-    frames: list[dict[str, Any]] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))))
+    page.add_init_script(RECORD_FRAMES)
     create_room(page, server)
     page.click("#start")
     play_until_claim(page)
     take = page.locator(f"{CLAIMS}:not(.hu)")  # a 碰 / 吃 / 招 (not a 胡: the hand would end under the settlement)
     if take.count():
         take.first.click()
-        # the table waits for this seat again (its discard, or its next claim): no public event until it acts
+        # the table waits for this seat again (its discard, or its next claim)
         page.wait_for_function("""() => !document.querySelector('#actions button:disabled')
             && document.querySelector('#actions:not(.idle)')""")
-    page.wait_for_timeout(300)
+    page.click("#feedtoggle")  # on a phone the feed is one line until tapped
+    # the feed's lines and the frames the page has taken in, read at one moment
+    lines, frames = page.evaluate("""() => [[...document.querySelectorAll('#feedlist li')].map(e => e.textContent),
+        window.__frames]""")
     events: list[dict[str, Any]] = []
     for m in frames:
         if m.get("t") != "update":
@@ -144,8 +156,7 @@ def test_the_feed_tells_every_public_action_of_the_hand_in_order(server: Server,
                 events = []
             if ev["type"] != "chose":
                 events.append(ev)
-    page.click("#feedtoggle")  # on a phone the feed is one line until tapped
-    lines = page.eval_on_selector_all("#feedlist li", "els => els.map(e => e.textContent)")[::-1]
+    lines = lines[::-1]
     assert len(lines) == len(events)
     assert {"dealt", "discarded"} <= {e["type"] for e in events}
     for ev, line in zip(events, lines, strict=True):
