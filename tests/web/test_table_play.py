@@ -93,6 +93,11 @@ def test_while_a_claim_is_offered_the_whole_hand_is_in_sight_and_nothing_covers_
                 assert button.locator(".card").count() >= 3
                 assert button.locator(".card.taken").count() == 1
         assert page.locator("#offercard.offer").count() == 1
+        if size == "phone":  # the feed opened on a shorter phone: it takes the other seats' room, not the hand's
+            page.set_viewport_size({"width": 360, "height": 640})
+            page.click("#feedtoggle")
+            assert page.locator("#feedlist").is_visible()
+            assert page.evaluate(COVERED) == []
         page.screenshot(path=str(tmp_path / f"claim-{size}.png"))
         if size == "desktop":  # the seats around the table, the feed beside it
             feed, me = page.locator("#feed").bounding_box(), page.locator("#me").bounding_box()
