@@ -42,7 +42,8 @@ export function afterUpdate(m, prev, ctx) {
     }
   }
   // one's turn: to discard, or a card one may claim
-  if (view.to_act && (!prev.view.to_act || prev.v !== m.v)) {
+  const offerKey = (v) => JSON.stringify([v.phase, v.offer]);
+  if (view.to_act && (!prev.view.to_act || offerKey(prev.view) !== offerKey(view))) { // a new thing to decide
     setTimeout(() => sfx.turn(), 150);
     vibrate(view.phase === "discard" ? [60] : [40, 60, 40]);
   }

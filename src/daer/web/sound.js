@@ -26,7 +26,8 @@ function unlock() {
   if (ac.state === "suspended") ac.resume().catch(() => {});
   return ac;
 }
-for (const ev of ["pointerdown", "keydown"]) document.addEventListener(ev, () => { if (!muted) unlock(); }, { capture: true });
+// events that count as a gesture for every browser's autoplay rule (a touch's pointerdown does not)
+for (const ev of ["click", "touchend", "keydown"]) document.addEventListener(ev, () => { if (!muted) unlock(); }, { capture: true });
 
 function loadVoice(name) {
   if (voices.has(name)) return;
