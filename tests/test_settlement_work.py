@@ -83,3 +83,11 @@ def test_a_formula_that_does_not_give_the_payments_is_never_shown() -> None:
     wrong = worked(with_overrides(rules, {"scoring.deng.min_points": 5}), s, how="hu", dealer=0)
     assert not wrong["checked"] and wrong["chain"] == []
     assert worked(rules, s, how="hu", dealer=0)["checked"]
+
+
+def test_the_working_reads_in_english_with_the_multipliers_named_in_english() -> None:
+    rules = find_rules("luzhou")
+    w = worked(rules, settle(rules, hu=27, red=12, winner=1, dealer=0), how="hu", dealer=0)
+    assert [x["en"] for x in w["chain"]] == ["27 hu", "deng 3", "+1 dijia", "red ×2", "each pays 8"]  # type: ignore[index]
+    assert [x["zh"] for x in w["chain"]] == ["27胡", "3等", "+底家1", "红×2", "每家付 8"]  # type: ignore[index]
+    assert "each loser pays (deng 3 + 1 for the dijia) × 2 = 8" in [x["en"] for x in w["lines"]]  # type: ignore[union-attr]

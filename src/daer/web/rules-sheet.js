@@ -39,7 +39,7 @@ function fill(box, room, opts, full) {
     .map(([k, v]) => h("div", { class: "rule changed", "data-rule": k }, h("span", { class: "grow" }, k), h("b", { class: "val" }, String(v))));
   const changed = rows.filter((r) => r.changed);
   const bot = room.bot ? (t(`bot_${room.bot}`) === `bot_${room.bot}` ? room.bot : t(`bot_${room.bot}`)) : "";
-  box.replaceChildren(
+  box.replaceChildren(...[ // (replaceChildren would write a null as "null")
     full ? null : h("h2", {}, w("rules")),
     h("div", { class: "rulesettitle" }, h("b", { id: "rulestitle" }, info.title)),
     info.description ? h("p", { class: "muted" }, info.description) : null,
@@ -53,7 +53,7 @@ function fill(box, room, opts, full) {
         h("div", { class: "rules", id: "allrules" }, rows.map((r) => optionRow(r.o, r.v, r.changed))))
       : h("details", { class: "allrules" }, h("summary", {}, w("allRules", { n: rows.length })),
         h("div", { class: "rules", id: "allrules" }, rows.map((r) => optionRow(r.o, r.v, r.changed))))) : null,
-  );
+  ].filter(Boolean));
 }
 
 // The rules of a room as a block (drawn at once when the options are loaded, else as soon as they are).

@@ -117,7 +117,7 @@ export function settlementBody(d) {
           kinds.length ? h("div", { class: "rcards" }, kinds.map((k) => card(k, { size: "mini" }))) : h("span", { class: "muted" }, w("noCards"))))))));
   }
   if (d.history && d.history.length) parts.push(recordTable(d));
-  return parts;
+  return parts.filter(Boolean);
 }
 
 function roleTag(d, s) {
