@@ -4,6 +4,9 @@ is answered by the heuristic choice and the room plays on (daer.server.thinking,
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,3 +85,20 @@ def test_a_search_bot_chooses_in_a_worker_from_its_seats_view(pool: thinking.Poo
         return await asyncio.wait_for(pool.submit(make, view), 60)
 
     assert asyncio.run(main()) in view.legal
+
+
+def test_the_workers_exit_when_their_server_is_killed(tmp_path: Path) -> None:
+    script = (
+        "import os\n"
+        "from daer.server import thinking\n"
+        "pool = thinking.Pool(1)\n"
+        "print(pool.executor().submit(os.getpid).result(timeout=60), flush=True)\n"
+        "os._exit(0)  # as kill -9 would: no shutdown of the pool\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=90, check=True)
+    worker = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 10 * thinking.ORPHAN_CHECK + 10
+    while time.monotonic() < deadline and Path(f"/proc/{worker}").exists():
+        time.sleep(0.2)
+    status = Path(f"/proc/{worker}/status")
+    assert not status.exists() or "zombie" in status.read_text()

@@ -43,6 +43,13 @@ class SyncOpt(StrEnum):
     full = "full"
 
 
+class LoopOpt(StrEnum):
+    """The event loop uvicorn runs."""
+
+    asyncio = "asyncio"
+    uvloop = "uvloop"
+
+
 class GcOpt(StrEnum):
     """The garbage collector's settings."""
 
@@ -116,6 +123,9 @@ def serve(
              "event, latency; never a token or a card), text = plain")] = LogFormatOpt.text,
     log_level: Annotated[LogLevelOpt, typer.Option(
         help="日志级别；debug 记下每个动作 log level; debug logs every action")] = LogLevelOpt.info,
+    loop: Annotated[LoopOpt, typer.Option(
+        help="事件循环 the event loop: asyncio (the default) or uvloop (if installed; measured in docs/deploy.md)")]
+    = LoopOpt.asyncio,
     sqlite_sync: Annotated[SyncOpt, typer.Option(
         help="SQLite 落盘：normal 进程被杀不丢，full 断电也不丢（每个循环周期一次 fsync） SQLite synchronous: normal "
              "survives kill -9, full also a power cut (one fsync per loop tick, docs/deploy.md)")] = SyncOpt.normal,
@@ -140,4 +150,5 @@ def serve(
     app = create_app(url, bot_delay=bot_delay, limits=limits, claim_window=claim_window,
                      metrics=metrics.value, gc_mode=gc.value, sqlite_sync=sqlite_sync.value)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", log_config=None, ws_max_size=65536, ws_ping_interval=20)
+    uvicorn.run(app, host=host, port=port, loop=loop.value, log_level="warning", log_config=None,
+                ws_max_size=65536, ws_ping_interval=20)

@@ -21,9 +21,12 @@ import logging
 import multiprocessing
 import os
 import secrets
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 from daer.bots import SearchBot
@@ -37,6 +40,8 @@ log = logging.getLogger("daer.server")
 
 WORKERS = 2
 """Processes for search bots (the machine's cores are shared with the server's own process)."""
+ORPHAN_CHECK = 1.0
+"""Seconds between a worker's checks that its server is still alive."""
 NICE = 10
 """How much lower than the server a search worker runs (``os.nice``): it can never take a core from it."""
 
@@ -49,9 +54,35 @@ def remote(bot: Bot, name: str, rules: Ruleset) -> Callable[[], Bot] | None:
     return None
 
 
-def _start_worker() -> None:
+def _start_worker(server: int) -> None:
     with contextlib.suppress(OSError):  # not allowed here: the worker runs at the server's priority
         os.nice(NICE)
+    # a pool's workers do not notice their server's death (each holds its own queue's pipe open): a server
+    # killed with kill -9 would leave them, and the fork server they keep alive, behind for good
+    threading.Thread(target=_exit_with, args=(server,), daemon=True, name="daer-orphan-watch").start()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie, dead but not yet reaped by its parent, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
+
+
+def _exit_with(server: int) -> None:
+    """Exit this worker once the server process ``server`` is gone."""
+    while True:
+        time.sleep(ORPHAN_CHECK)
+        if not _alive(server):
+            os._exit(0)
 
 
 def choose_in_worker(make: Callable[[], Bot], view: View) -> Action:
@@ -75,7 +106,8 @@ class Pool:
             ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
             if ctx.get_start_method() == "forkserver":  # each worker forks with the engine already imported
                 ctx.set_forkserver_preload([__name__])
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_start_worker)
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_start_worker,
+                                                 initargs=(os.getpid(),))
         return self._executor
 
     def submit(self, make: Callable[[], Bot], view: View) -> asyncio.Future[Action]:
