@@ -219,7 +219,8 @@ def test_the_sound_switch_is_remembered_on_the_device(server: Server, phone: Any
     assert errors == []
 
 
-def test_english_mode_leaves_no_chinese_game_word_on_the_table(server: Server, browser: Any) -> None:
+def test_english_mode_leaves_no_chinese_game_word_on_the_table_and_keys_take_the_choices(
+        server: Server, browser: Any) -> None:
     ctx = browser.new_context(**DESKTOP)
     try:
         page = ctx.new_page()
@@ -232,7 +233,14 @@ def test_english_mode_leaves_no_chinese_game_word_on_the_table(server: Server, b
         page.wait_for_selector("#waiting")
         page.click("#start")
         play_until_claim(page)
-        page.click(CLAIMS)
+        # on a desktop each choice shows its key; the key takes it
+        choices = "#actions button.choice:not(.discard)"
+        assert page.locator(f"{choices} kbd").count() == page.locator(choices).count()
+        assert all(page.locator(f"{choices} kbd").nth(i).is_visible() for i in range(page.locator(choices).count()))
+        n = page.evaluate(f"() => [...document.querySelectorAll('{choices}')].findIndex(b => !b.matches('.pass'))")
+        page.keyboard.press(str(n + 1))
+        page.wait_for_function(f"""() => document.querySelector('{choices}:disabled')
+            || !document.querySelector('{choices}')""")
         page.wait_for_timeout(300)
         # every word on the table but the cards' own faces (一…十, 壹…拾) and the players' names
         text = page.evaluate("""() => { const t = document.getElementById('table').cloneNode(true);

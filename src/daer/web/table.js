@@ -213,6 +213,14 @@ function actionBar(u, ctx) {
   return h("div", { class: `actions${items.length ? "" : " idle"}`, id: "actions" }, items);
 }
 
+// Keys on a keyboard: 1-9 take the n-th choice of the bar (过 included), as the small number on each says.
+document.addEventListener("keydown", (ev) => {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement?.tagName || "")) return;
+  if (!/^[1-9]$/.test(ev.key)) return;
+  const b = document.querySelectorAll("#table #actions button.choice:not(.discard)")[+ev.key - 1];
+  if (b && !b.disabled) { ev.preventDefault(); b.click(); }
+});
+
 function choiceButton(a, offerKind, ctx) {
   const groups = [];
   const group = (kinds, mark) => {
@@ -238,7 +246,7 @@ function choiceButton(a, offerKind, ctx) {
   const w = gameWord(a.type, { short: true });
   const word = { hu: t("winHu"), pass: t("pass"), bao: t("bao") }[a.type] || w[0].toUpperCase() + w.slice(1);
   return h("button", { class: `choice ${a.type}`, "data-action": a.type, disabled: ctx.S.busy,
-    onclick: () => ctx.act(a) }, h("span", { class: "w", "aria-hidden": "true" }, word), groups, h("span", { class: "sr" }, describe(a, offerKind)));
+    onclick: () => ctx.act(a) }, h("span", { class: "w", "aria-hidden": "true" }, word), groups, h("span", { class: "sr" }, describe(a, offerKind)), h("kbd", { "aria-hidden": "true" }));
 }
 
 // a choice in words (the button's accessible name): 吃 肆伍陆 比 陆柒捌
