@@ -14,6 +14,7 @@ from sqlalchemy import create_engine, text
 from daer.engine import new_hand
 from daer.rules import find_rules
 from daer.server.manager import room_from_row
+from daer.server.port import Leases
 from daer.store import Store
 
 
@@ -55,9 +56,12 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
         reply = store.reply("OLD01", int(str(a["seat"])), str(a["client_id"]))
         assert reply is not None
         assert msgspec.json.decode(reply) == {"t": "ack", "id": a["client_id"], "v": a["version"]}
+    leases = Leases(store, "test", sole=False)
+    epoch = leases.take("OLD01")
+    assert epoch == 1  # an old room has no lease: the first worker asking takes it
     row = store.load_room("OLD01")
     assert row is not None
-    room = room_from_row(row, store, 0.0)
+    room = room_from_row(row, store, 0.0, leases.port("OLD01", epoch, row.version, lambda: None))
     assert room.state is not None
     assert room.state.actions == st.actions
     assert room.pending is None and room.fair is None and room.ready == set()
@@ -66,7 +70,7 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
         conn.execute(text("UPDATE rooms SET status = 'between' WHERE code = 'OLD01'"))
     between = store.load_room("OLD01")
     assert between is not None
-    pending = room_from_row(between, store, 0.0).pending
+    pending = room_from_row(between, store, 0.0, leases.port("OLD01", epoch, between.version, lambda: None)).pending
     assert pending is not None
     reloaded = store.load_room("OLD01")
     assert reloaded is not None and reloaded.deal_seed == pending.seed
@@ -74,6 +78,6 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
 
     again = Store(db_url)  # nothing left to do
     with again.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0002"
+        assert MigrationContext.configure(conn).get_current_revision() == "0003"
         assert conn.execute(text("SELECT count(*) FROM replies")).scalar() == len(acts)
     again.close()

@@ -7,15 +7,22 @@ from pathlib import Path
 from sqlalchemy import text
 
 from daer.server import protocol as p
+from daer.server.port import RoomPort
 from daer.server.replies import IN_MEMORY, STORED_ALONE, ReplyBook
 from daer.store import SeatRow, Store
 
 
+def _room(store: Store, code: str) -> RoomPort:
+    """A stored room whose lease this test holds (epoch 1): the port its answers are written through."""
+    store.create_room(code=code, created_at=0, config="{}", scores="[0,0,0,0]", dealer=0,
+                      seats=[SeatRow(s, "empty", "", None, False) for s in range(4)], owner="test", ttl=60)
+    return RoomPort(store, code, "test", 1, 0)
+
+
 def test_answers_stored_alone_are_bounded_per_seat_and_survive_a_restart(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'r.db'}")
-    store.create_room(code="ROOM1", created_at=0, config="{}", scores="[0,0,0,0]", dealer=0,
-                      seats=[SeatRow(s, "empty", "", None, False) for s in range(4)])
-    book = ReplyBook(store, "ROOM1")
+    port = _room(store, "ROOM1")
+    book = ReplyBook(store, "ROOM1", port)
     n = STORED_ALONE + 20
     for i in range(n):
         book.save(0, f"n{i}", p.Ack(id=f"n{i}", v=i))
@@ -25,7 +32,7 @@ def test_answers_stored_alone_are_bounded_per_seat_and_survive_a_restart(tmp_pat
     assert per_seat == {0: STORED_ALONE, 1: 1}
     assert len(book.memory[0]) == IN_MEMORY
     assert book.get(0, f"n{n - 1}") == p.Ack(id=f"n{n - 1}", v=n - 1)  # in memory
-    restarted = ReplyBook(store, "ROOM1")
+    restarted = ReplyBook(store, "ROOM1", port)
     assert restarted.get(0, "n0") == p.Ack(id="n0", v=0)  # from the store
     assert restarted.get(0, f"n{STORED_ALONE - 1}") is not None
     assert restarted.get(0, f"n{STORED_ALONE}") is None  # past the bound: memory only, gone with the restart
@@ -37,9 +44,8 @@ def test_answers_stored_alone_are_bounded_per_seat_and_survive_a_restart(tmp_pat
 
 def test_a_new_id_costs_no_read_of_the_store(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'r.db'}")
-    store.create_room(code="ROOM2", created_at=0, config="{}", scores="[0,0,0,0]", dealer=0,
-                      seats=[SeatRow(s, "empty", "", None, False) for s in range(4)])
-    ReplyBook(store, "ROOM2").save(0, "old", p.Ack(id="old", v=1))
+    port = _room(store, "ROOM2")
+    ReplyBook(store, "ROOM2", port).save(0, "old", p.Ack(id="old", v=1))
     reads: list[str] = []
     real = store.reply
 
@@ -48,7 +54,7 @@ def test_a_new_id_costs_no_read_of_the_store(tmp_path: Path) -> None:
         return real(code, seat, client_id)
 
     store.reply = counted  # type: ignore[method-assign]
-    book = ReplyBook(store, "ROOM2")
+    book = ReplyBook(store, "ROOM2", port)
     assert all(book.get(0, f"new{i}") is None for i in range(100))
     assert reads == []
     assert book.get(0, "old") == p.Ack(id="old", v=1)

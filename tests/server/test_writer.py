@@ -14,6 +14,7 @@ from daer.server.bounds import RoomConfig
 from daer.server.manager import RoomManager
 from daer.server.seating import Conn
 from daer.store import ReplyRow, Store
+from daer.store.leases import Fence
 from daer.store.writer import Stmt, WriteConflict
 
 
@@ -32,7 +33,12 @@ def _frames(conn: Conn) -> list[str | None]:
 
 def _room(store: Store, code: str) -> None:
     store.create_room(code=code, created_at=0.0, config=msgspec.json.encode(RoomConfig()).decode(), scores="[0]",
-                      dealer=0, seats=[])
+                      dealer=0, seats=[], owner="t", ttl=60.0)
+
+
+def _at(version: int) -> Fence:
+    """The fence of this test's lease (worker "t", epoch 1) on a room stored at ``version``."""
+    return Fence("t", 1, version)
 
 
 def test_a_ticks_writes_commit_once_and_frames_wait_for_the_commit(tmp_path: Path) -> None:
@@ -47,10 +53,10 @@ def test_a_ticks_writes_commit_once_and_frames_wait_for_the_commit(tmp_path: Pat
         store.writer.start()
         conn = Conn(0, gate=store.writer)
         conn.push("before any write")  # nothing queued: goes out at once
-        store.update_room("AAAAA", version=1)
+        store.update_room("AAAAA", fence=_at(0), version=1)
         conn.push("ack 1")
-        store.update_room("BBBBB", version=5)
-        store.update_room("AAAAA", version=2)
+        store.update_room("BBBBB", fence=_at(0), version=5)
+        store.update_room("AAAAA", fence=_at(1), version=2)
         conn.push("ack 2")
         assert _frames(conn) == ["before any write"]
         assert _version(db, "AAAAA") == 0  # not committed yet, and nothing said about it
@@ -73,7 +79,7 @@ def test_run_now_commits_the_queue_first_and_releases_in_order(tmp_path: Path) -
     async def tick() -> None:
         store.writer.start()
         conn = Conn(0, gate=store.writer)
-        store.update_room("AAAAA", version=7)
+        store.update_room("AAAAA", fence=_at(0), version=7)
         conn.push("queued ack")
         _room(store, "CCCCC")  # run_now: the queued write and this one commit together, now
         assert _version(db, "AAAAA") == 7
@@ -95,11 +101,11 @@ def test_a_failed_unit_fails_only_its_own_key(tmp_path: Path) -> None:
 
     async def tick() -> None:
         store.writer.start()
-        store.update_room("AAAAA", version=1)
-        store.save_reply("BBBBB", ReplyRow(0, "x", "{}"))
-        store.save_reply("BBBBB", ReplyRow(0, "x", "{}"))  # the same primary key: this unit fails
-        store.update_room("BBBBB", version=9)  # builds on the failed one: dropped with it
-        store.update_room("AAAAA", version=2)
+        store.update_room("AAAAA", fence=_at(0), version=1)
+        store.save_reply("BBBBB", ReplyRow(0, "x", "{}"), fence=_at(0))
+        store.save_reply("BBBBB", ReplyRow(0, "x", "{}"), fence=_at(0))  # the same primary key: this unit fails
+        store.update_room("BBBBB", fence=_at(0), version=9)  # builds on the failed one: dropped with it
+        store.update_room("AAAAA", fence=_at(1), version=2)
         await asyncio.sleep(0)
         store.writer.stop()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from enum import StrEnum
 from typing import Annotated
 
@@ -129,6 +130,13 @@ def serve(
     sqlite_sync: Annotated[SyncOpt, typer.Option(
         help="SQLite 落盘：normal 进程被杀不丢，full 断电也不丢（每个循环周期一次 fsync） SQLite synchronous: normal "
              "survives kill -9, full also a power cut (one fsync per loop tick, docs/deploy.md)")] = SyncOpt.normal,
+    worker_id: Annotated[str | None, typer.Option(
+        help="本进程在租约表里的名字（默认 主机名:端口） this worker's name in the lease table (default host:port: "
+             "a restarted worker takes its rooms back at once)")] = None,
+    lease_ttl: Annotated[float, typer.Option(
+        min=0.5, max=300.0, help="房间租约时长（秒）：工作进程死后多久由别的进程接管 seconds a room's lease lasts "
+                                 "unrenewed: how soon another worker takes over the rooms of a dead one (0.5-300)")]
+    = 10.0,
 ) -> None:
     """网上牌桌 — serve the online table (rooms, bots, records) at http://HOST:PORT/."""
     import uvicorn  # noqa: PLC0415 - the server stack loads only for this command
@@ -148,7 +156,8 @@ def serve(
     setup_logging(log_format.value, log_level.value)
     url = database_url(db)
     app = create_app(url, bot_delay=bot_delay, limits=limits, claim_window=claim_window,
-                     metrics=metrics.value, gc_mode=gc.value, sqlite_sync=sqlite_sync.value)
+                     metrics=metrics.value, gc_mode=gc.value, sqlite_sync=sqlite_sync.value,
+                     worker=worker_id or f"{socket.gethostname()}:{port}", lease_ttl=lease_ttl)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
     uvicorn.run(app, host=host, port=port, loop=loop.value, log_level="warning", log_config=None,
                 ws_max_size=65536, ws_ping_interval=20)

@@ -13,6 +13,7 @@ from typing import Any
 from daer.engine.fairness import is_entropy
 from daer.server import protocol as p
 from daer.server.dealing import PendingDeal
+from daer.server.port import RoomPort
 from daer.server.replies import ReplyBook
 from daer.store import ReplyRow, Store
 
@@ -22,6 +23,7 @@ class Answering:
 
     code: str
     store: Store
+    port: RoomPort
     status: str
     version: int
     replies: ReplyBook
@@ -78,6 +80,6 @@ class Answering:
         """A stored change of room fields (and the command's answer) at a new version, then broadcast."""
         since = self.version
         self.version += 1
-        self.store.update_room(self.code, version=self.version, reply=self._answer_row(), **fields)
+        self.port.update_room(version=self.version, reply=self._answer_row(), **fields)
         self.broadcast(since)
 

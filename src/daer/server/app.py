@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
@@ -36,11 +38,12 @@ from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
 from daer.server.limits import Limits, address_of
 from daer.server.logs import SLOW, ctx
-from daer.server.manager import RoomManager
+from daer.server.manager import RoomManager, keep_leases_forever
 from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
+from daer.server.port import DEFAULT_TTL, LeaseLost
 from daer.server.pwa import pwa_routes
 from daer.server.replays import replay_body, seat_names
-from daer.server.rooms import Room, action_codec
+from daer.server.rooms import Room, action_codec, moved
 from daer.server.score_api import calc_routes, read_body
 from daer.server.score_api import json_error as _err
 from daer.server.seating import Conn, token_hash
@@ -136,14 +139,25 @@ def _hand_number(request: Request) -> int:
     return n if 1 <= n <= HANDS[1] else 0
 
 
+def _moved_response() -> JSONResponse:
+    exc = moved()
+    res = _err(503, exc.code, exc.zh, exc.en)
+    res.headers["Retry-After"] = "1"
+    return res
+
+
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Limits | None = None,
                claim_window: float = 0.0, metrics: MetricsAccess = "local", gc_mode: GcMode = "default",
-               sqlite_sync: str = "normal") -> Starlette:
-    """The app with its store (migrated at start), every unfinished room resumed and the expiry sweep.
+               sqlite_sync: str = "normal", worker: str | None = None, lease_ttl: float = DEFAULT_TTL) -> Starlette:
+    """The app with its store (migrated at start), its rooms resumed, the expiry sweep and the lease keeper.
 
     ``metrics``: who may read ``/metrics``; ``gc_mode="tuned"``: the collector's threshold raised and the
     restored rooms frozen (:mod:`daer.server.metrics`; ``daer serve`` tunes by default); ``sqlite_sync``:
-    ``normal`` or ``full`` (:data:`daer.store.db.SYNC`).
+    ``normal`` or ``full`` (:data:`daer.store.db.SYNC`); ``worker``: this process's name in the lease table
+    (``daer serve`` uses host:port, so a restarted worker takes its rooms back at once); ``lease_ttl``:
+    seconds a room's lease lasts unrenewed (``docs/deploy.md``, "Cluster").  SIGTERM drains: ``/readyz``
+    answers 503, every room is handed over (leases released, sockets closed with the reconnect code), then
+    the server stops.
     """
     state: dict[str, Any] = {}
     ops = Ops(metrics)
@@ -159,18 +173,40 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tune_gc(gc_mode)
         store = Store(db_url, synchronous=sqlite_sync)
-        state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay, claim_window=claim_window)
+        state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay, claim_window=claim_window,
+                                                           worker=worker, lease_ttl=lease_ttl)
         n = manager().restore_all()
-        log.info("resumed %d rooms", n, extra=ctx("serving", rooms=n))
+        log.info("resumed %d rooms (worker %s)", n, manager().worker, extra=ctx("serving", rooms=n))
         freeze_after_restore(gc_mode)
         watch_gc()
         ops.started(manager())
         store.writer.on_fail = manager().store_failed
         store.writer.start()  # from now on: one commit per loop tick, frames sent after it (daer.store.writer)
         sweeper = asyncio.create_task(sweep_forever(manager(), lim))
+        keeper = asyncio.create_task(keep_leases_forever(manager()))
+        _drain_on_sigterm(asyncio.get_running_loop())
         yield
         sweeper.cancel()
+        keeper.cancel()
+        if not manager().draining:
+            manager().drain()
         store.close()
+
+    def _drain_on_sigterm(loop: asyncio.AbstractEventLoop) -> None:
+        """SIGTERM: drain (readiness off, rooms handed over, sockets told to reconnect), then let the server's
+        own handler stop it."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        before = signal.getsignal(signal.SIGTERM)
+
+        def drain_then_stop() -> None:
+            ops.draining = True
+            n = manager().drain()
+            log.info("drained: %d rooms handed over", n)
+            if callable(before):
+                before(signal.SIGTERM, None)
+
+        signal.signal(signal.SIGTERM, lambda _sig, _frame: loop.call_soon_threadsafe(drain_then_stop))
 
     async def page(_request: Request) -> Response:
         return FileResponse(str(WEB / "index.html"))
@@ -221,7 +257,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         return JSONResponse(answer)
 
     def _room(request: Request) -> Room | JSONResponse:
-        room = manager().get(str(request.path_params["code"]))
+        try:
+            room = manager().get(str(request.path_params["code"]))
+        except RoomError as exc:  # "moved": another worker holds the room (asked to hand it over) — retry
+            if exc.code != "moved":
+                raise
+            return _moved_response()
         if room is None:
             return _err(404, "no_room", "没有这个房间", "no such room")
         return room
@@ -244,9 +285,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             return room
         try:
             seat, token = room.join(body.name.strip())
+        except LeaseLost:
+            return _moved_response()
         except RoomError as exc:
             return _err(409, exc.code, exc.zh, exc.en)
         await manager().store.writer.synced()  # the token is handed out once the seat is stored
+        if not room.serving:  # the fence refused the write: another worker holds the room now
+            return _moved_response()
         if room.seat_of(token) != seat:  # its write failed (the room was reloaded from the store)
             return _err(503, "store", "服务器保存失败，请重试", "the server could not store the seat; try again")
         log.info("seat joined", extra=ctx("seat_joined", room=room.code, seat=seat))
@@ -310,6 +355,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
                     "records are reached through their room: /api/rooms/{code}/hands/{number}/record")
 
     async def ws_endpoint(ws: WebSocket) -> None:
+        """``/ws/{code}`` (the room's code in the URL, so a balancer can route by it) or ``/ws``."""
         address = address_of(ws)
         await ws.accept()
         if not lim.conns.acquire(address):
@@ -318,7 +364,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             await ws.close(code=1013)
             return
         try:
-            await Session(ws, manager(), lim, address).run()
+            code = ws.path_params.get("code")
+            await Session(ws, manager(), lim, address, None if code is None else str(code)).run()
         finally:
             lim.conns.release(address)
 
@@ -334,7 +381,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             *calc_routes(lim),
             *pwa_routes(),
             *ops.routes(),
-            WebSocketRoute("/ws", ws_endpoint),
+            WebSocketRoute("/ws", ws_endpoint), WebSocketRoute("/ws/{code}", ws_endpoint),
             Mount("/static", StaticFiles(directory=str(WEB)), name="static"),
         ],
         middleware=[Middleware(Guard, allowed_origins=lim.allowed_origins)],
@@ -362,8 +409,11 @@ def _peek_id(raw: str | bytes) -> str | None:
 class Session:
     """One WebSocket connection: reads and checks messages, forwards them to its room, writes replies."""
 
-    def __init__(self, ws: WebSocket, manager: RoomManager, limits: Limits, address: str) -> None:
+    def __init__(self, ws: WebSocket, manager: RoomManager, limits: Limits, address: str,
+                 code: str | None = None) -> None:
         self.ws = ws
+        self.code = code
+        """The room code of the URL (``/ws/{code}``): hello must name the same room."""
         self.manager = manager
         self.limits, self.address = limits, address
         self.conn = Conn(None, gate=manager.store.writer)
@@ -378,7 +428,7 @@ class Session:
         while True:
             text = await self.conn.queue.get()
             if text is None or self.conn.overflow:
-                await self.ws.close(code=1008 if self.conn.overflow else 1000)
+                await self.ws.close(code=1008 if self.conn.overflow else self.conn.close_code)
                 return
             await self.ws.send_text(text)
 
@@ -428,12 +478,24 @@ class Session:
             return
         try:
             self.dispatch(msg)
+        except LeaseLost:
+            self.moved(getattr(msg, "id", None), v)
         except RoomError as exc:
+            if exc.code == "moved":
+                self.moved(getattr(msg, "id", None), v)
+                return
             self.send(p.error(exc.code, exc.zh, exc.en, id=getattr(msg, "id", None), v=v))
         except Exception:
             log.exception("message failed")
             self.send(p.error("server", "服务器出错，动作未生效", "server error; nothing changed",
                               id=getattr(msg, "id", None), v=v))
+
+    def moved(self, msg_id: str | None, v: int | None) -> None:
+        """This process does not (or no longer) serve the room: say so, then close with the reconnect code."""
+        exc = moved()
+        self.send(p.error(exc.code, exc.zh, exc.en, id=msg_id, v=v))
+        self.conn.close_code = p.RECONNECT
+        self.conn.push(None)
 
     def dispatch(self, msg: p.ClientMessage) -> None:
         """Forward a well-formed message."""
@@ -446,6 +508,9 @@ class Session:
         room = self.room
         if room is None:
             self.send(p.error("no_hello", "请先发送 hello", "send hello first"))
+            return
+        if not room.serving:
+            self.moved(getattr(msg, "id", None), room.version)
             return
         seat = self.conn.seat
         if seat is not None and not room.holds(self.conn):
@@ -487,6 +552,9 @@ class Session:
         if wait > 0:
             self.send(p.error("too_many", f"请求太频繁，请 {max(1, round(wait))} 秒后再试",
                               f"too many room look-ups; retry after {max(1, round(wait))} s"))
+            return
+        if self.code is not None and self.code.strip().upper() != msg.room.strip().upper():
+            self.send(p.error("wrong_room", "连接地址和房号不一致", "hello names another room than the URL /ws/{code}"))
             return
         room = self.manager.get(msg.room)
         if room is None:

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 from daer.engine import Action
 from daer.engine.views import View
 from daer.server import bounds, thinking
+from daer.server.bounds import RoomError
 from daer.server.metrics import THINK_SECONDS, think_timer
+from daer.server.port import LeaseLost
 
 if TYPE_CHECKING:
     from daer.server.rooms import Room
@@ -30,7 +32,7 @@ def schedule(room: Room) -> None:
     if room.handle is not None:
         room.handle.cancel()
         room.handle = None
-    if room.thinking:
+    if room.thinking or not room.serving:
         return  # the bot's answer reschedules
     loop = asyncio.get_event_loop()
     pace = bounds.pace_factor(room.config)  # the room's 节奏 stretches the bot delay and the claim window alike
@@ -56,8 +58,12 @@ def schedule(room: Room) -> None:
 
 def tick(room: Room) -> None:
     room.handle = None
+    if not room.serving:
+        return
     try:
         step(room)
+    except LeaseLost:
+        pass  # another worker serves the room now (the port stopped this copy and logged it)
     except Exception:
         log.exception("room %s: step failed", room.code)
 
@@ -160,12 +166,18 @@ def chosen(
 
 
 def play_bot(room: Room, action: Action, *, seat: int, view: View, version: int) -> None:
+    if not room.serving:
+        return
     try:
         if room.status == "playing" and room.state is not None and room.version == version:
             if action not in view.legal:
                 action = view.legal[0]
             room.commit_action(action, seat, None)
             return
+    except RoomError as exc:
+        if exc.code == "moved":
+            return
+        log.exception("room %s: bot action failed", room.code)
     except Exception:
         log.exception("room %s: bot action failed", room.code)
     schedule(room)

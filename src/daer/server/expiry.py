@@ -11,6 +11,7 @@ import time
 
 from daer.server.limits import Limits
 from daer.server.manager import RoomManager
+from daer.server.port import LeaseLost
 from daer.server.rooms import EXPIRED, LIVE
 
 log = logging.getLogger("daer.server")
@@ -30,16 +31,16 @@ def sweep(manager: RoomManager, *, waiting_ttl: float, idle_ttl: float, finished
                 continue
             room.status = EXPIRED
             room.version += 1
-            manager.store.update_room(code, status=EXPIRED, version=room.version)
-            for handle in (room.handle, room.watchdog):
-                if handle is not None:
-                    handle.cancel()
+            try:
+                room.port.update_room(status=EXPIRED, version=room.version)
+            except LeaseLost:
+                continue  # another worker serves it now (this copy was stopped)
             room.close_all("房间太久没有动静，已关闭", "the room was idle too long and has closed")
         elif age <= finished_ttl:
             continue
         else:
             room.close_all("房间已关闭", "the room is closed")
-        del manager.rooms[code]
+        manager.release(code)  # timers off, lease given up
         gone += 1
     return gone
 

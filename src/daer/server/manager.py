@@ -1,7 +1,15 @@
-"""The rooms of one server process: new codes, creating, finding and restoring rooms from the store."""
+"""The rooms one server process serves: new codes, creating, finding, restoring and handing rooms over.
+
+A process (a *worker*) serves exactly the rooms whose lease it holds (:mod:`daer.server.port`): it takes a
+room's lease when a request for the room reaches it (the balancer routes every request of a room by its
+code) or when the room's worker died or was drained, loads the room from the store only then, and stops
+serving it — sockets closed with the reconnect code — when the lease is lost, handed over or released.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -12,21 +20,37 @@ from daer.engine import GameState
 from daer.server import protocol as p
 from daer.server.bounds import RoomConfig, RoomError, check_config
 from daer.server.dealing import PendingDeal, fairness_of
-from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, EXPIRED, LIVE, Room, action_codec
+from daer.server.port import DEFAULT_TTL, LeaseLost, Leases, RoomPort
+from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, EXPIRED, LIVE, Room, action_codec, moved
 from daer.server.seating import Seat, token_hash
 from daer.store import RoomRow, Store
+from daer.store.leases import holder
+from daer.store.writer import WriteConflict
 
 log = logging.getLogger("daer.server")
+ADOPT_PER_TICK = 100
+"""Rooms of dead or drained workers one worker takes over per renewal (the rest at the next ones)."""
 
 
 class RoomManager:
-    """All rooms of one server process, loaded from the store at start."""
+    """The rooms this process serves (those whose lease it holds)."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.6, claim_window: float = 0.0) -> None:
+    def __init__(self, store: Store, *, bot_delay: float = 0.6, claim_window: float = 0.0,
+                 worker: str | None = None, lease_ttl: float = DEFAULT_TTL, sole: bool | None = None) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.claim_window = claim_window
         self.rooms: dict[str, Room] = {}
+        self.leases = Leases(store, worker, ttl=lease_ttl, sole=sole)
+        self.draining = False
+        """Set by :meth:`drain`: no room is taken any more."""
+        self.renewed = time.monotonic()
+        """When the leases were last renewed (past ``ttl`` without a renewal this process serves nothing)."""
+
+    @property
+    def worker(self) -> str:
+        """This process's name in the lease table."""
+        return self.leases.owner
 
     def _new_code(self) -> str:
         while True:
@@ -42,12 +66,16 @@ class RoomManager:
         """A new room with its creator at seat 0 (the host); returns (room, seat, token).
 
         Everything is checked before anything is stored: a refused room leaves no row behind.
+        The sole process of a SQLite store keeps the room (its lease taken at once); a worker of a cluster
+        leaves it unleased, to be taken by the worker the balancer sends the room's requests to.
         """
         rules = check_config(cfg)
         code = self._new_code()
         n = rules.table.seats
         first = PendingDeal.fresh(n)
-        room = Room(code=code, config=cfg, rules=rules, store=self.store, bot_delay=self.bot_delay,
+        keep = self.leases.sole and not self.draining
+        port = self.leases.port(code, 1 if keep else 0, 0, functools.partial(self.drop, code))
+        room = Room(code=code, config=cfg, rules=rules, store=self.store, port=port, bot_delay=self.bot_delay,
                     seats=[Seat(i) for i in range(n)], scores=[0] * n, creator=creator,
                     pending=first, claim_window=self.claim_window)
         token = secrets.token_urlsafe(18)
@@ -55,30 +83,52 @@ class RoomManager:
         host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", token_hash(token)
         self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
                                scores=msgspec.json.encode(room.scores).decode(), dealer=0,
-                               seats=[s.row() for s in room.seats], deal_seed=first.seed)
-        self.rooms[code] = room
+                               seats=[s.row() for s in room.seats], deal_seed=first.seed,
+                               owner=self.worker if keep else None, ttl=self.leases.ttl)
+        if keep:
+            self.rooms[code] = room
         return room, 0, token
 
     def get(self, code: str) -> Room | None:
-        """A room by code (loaded from the store if this process has not seen it yet; None if expired)."""
+        """A room this process serves, by code: in memory, or loaded from the store once its lease is taken
+        (and its clock started); None for no such room or an expired one.  Raises ``RoomError("moved")``
+        while another live worker holds the room (it is asked to hand it over) or while draining."""
         code = code.strip().upper()
         if code in self.rooms:
             return self.rooms[code]
         if not 3 <= len(code) <= 16:
             return None
         self.store.flush()  # a room the expiry sweep just closed is read as closed
-        row = self.store.load_room(code)
-        if row is None or row.status == EXPIRED:
+        if holder(self.store.engine, code) is None:
+            return None
+        if self.draining:
+            raise moved()
+        epoch = self.leases.take(code)
+        if epoch is None:
+            self.leases.ask(code)
+            raise moved()
+        row = self.store.load_room(code)  # read after taking the lease: everything the last holder wrote
+        if row is None:
+            return None
+        port = self.leases.port(code, epoch, row.version, functools.partial(self.drop, code))
+        if row.status == EXPIRED:
+            self.leases.give_up(port)
             return None
         try:
-            room = room_from_row(row, self.store, self.bot_delay)
+            room = room_from_row(row, self.store, self.bot_delay, port)
             room.claim_window = self.claim_window
         except (RoomError, msgspec.ValidationError, msgspec.DecodeError) as exc:
             # stored before today's bounds (e.g. a bot with no time cap): closed, never resumed
             log.warning("room %s no longer valid (%s); closing it", code, exc)
-            self.store.update_room(code, status=EXPIRED)
+            port.update_room(status=EXPIRED)
+            self.leases.give_up(port)
             return None
         self.rooms[code] = room
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return room  # no loop (a script or a test drives it): the clock starts with the first change
+        room.schedule()
         return room
 
     def store_failed(self, code: str, exc: BaseException) -> None:
@@ -87,6 +137,11 @@ class RoomManager:
         clients reconnect and resume at the stored version."""
         room = self.rooms.get(code)
         if room is None:
+            return
+        if isinstance(exc, WriteConflict):  # the fence refused it: another worker holds the lease now
+            log.warning("room %s: lease lost (epoch %d); no longer serving it", code, room.port.epoch)
+            self.rooms.pop(code, None)
+            room.stop(lost=True)
             return
         log.error("room %s: write failed (%s); reloading it from the store", code, exc)
         conns = list(room.conns)
@@ -105,19 +160,80 @@ class RoomManager:
         room.schedule()
 
     def restore_all(self) -> int:
-        """Load every room that was waiting or playing (re-validated) and restart its clock; returns how many."""
-        for code in self.store.room_codes():
-            room = self.get(code)
-            if room is not None:
-                room.schedule()
+        """Serve the rooms this process restores at start (re-validated, clocks started): every live room for
+        the sole process of a SQLite store, else those whose lease names this worker; returns how many."""
+        for code in self.leases.restorable():
+            try:
+                self.get(code)
+            except (RoomError, LeaseLost) as exc:
+                log.info("room %s not restored here: %s", code, exc)
         return len(self.rooms)
 
+    def drop(self, code: str) -> None:
+        """Stop serving a room whose lease was lost (sockets told to reconnect); nothing is written."""
+        room = self.rooms.pop(code, None)
+        if room is not None:
+            room.stop(lost=True)
 
-def room_from_row(row: RoomRow, store: Store, bot_delay: float) -> Room:
+    def release(self, code: str) -> None:
+        """Stop serving a room and give its lease up (handed over, drained, or gone from memory)."""
+        self.store.flush()  # its queued writes commit (and their frames go out) under the lease first
+        room = self.rooms.pop(code, None)
+        if room is not None:
+            room.stop()
+            self.leases.give_up(room.port)
+
+    def keep_leases(self) -> None:
+        """Renew this worker's leases; stop serving rooms whose lease was lost, hand over rooms another worker
+        asked for, and take over rooms whose worker died or was drained."""
+        if time.monotonic() - self.renewed > self.leases.ttl:  # leases may have ended: serve nothing stale
+            for code in list(self.rooms):
+                self.drop(code)
+        lost, handover = self.leases.renew({c: r.port for c, r in self.rooms.items()})
+        self.renewed = time.monotonic()
+        for code in lost:
+            log.warning("room %s: lease lost; no longer serving it", code)
+            self.drop(code)
+        for code in handover:
+            log.info("room %s: handed over to the worker the balancer sends it to", code)
+            self.release(code)
+        if self.draining:
+            return
+        for code in self.leases.orphans(ADOPT_PER_TICK):
+            if code not in self.rooms:
+                try:
+                    if self.get(code) is not None:
+                        log.info("room %s: taken over", code)
+                except (RoomError, LeaseLost):
+                    pass  # another worker was quicker
+
+    def drain(self) -> int:
+        """Stop taking rooms and hand every room over (leases released, sockets told to reconnect); how many."""
+        self.draining = True
+        codes = list(self.rooms)
+        for code in codes:
+            try:
+                self.release(code)
+            except Exception:
+                log.exception("room %s: release failed (its lease will expire)", code)
+        return len(codes)
+
+
+async def keep_leases_forever(manager: RoomManager) -> None:
+    """Run :meth:`RoomManager.keep_leases` every ``ttl / 3`` seconds until cancelled."""
+    while True:
+        await asyncio.sleep(manager.leases.renew_every)
+        try:
+            manager.keep_leases()
+        except Exception:
+            log.exception("lease renewal failed")
+
+
+def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) -> Room:
     """A room rebuilt from the store: the current hand replayed action by action."""
     cfg = msgspec.json.decode(row.config, type=RoomConfig)
     rules = check_config(cfg)
-    room = Room(code=row.code, config=cfg, rules=rules, store=store, bot_delay=bot_delay,
+    room = Room(code=row.code, config=cfg, rules=rules, store=store, port=port, bot_delay=bot_delay,
                 seats=[Seat(s.seat, s.kind, s.name, s.token_hash, s.auto) for s in row.seats],
                 scores=msgspec.json.decode(row.scores, type=list[int]), dealer=row.dealer,
                 hands_played=row.hands_played, status=row.status, version=row.version,
@@ -125,7 +241,7 @@ def room_from_row(row: RoomRow, store: Store, bot_delay: float) -> Room:
                 pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
     if room.pending is None and room.status in ("waiting", "between"):  # stored before verifiable deals
         room.pending = PendingDeal.fresh(len(room.seats))
-        store.update_room(row.code, deal_seed=room.pending.seed)
+        port.update_room(deal_seed=room.pending.seed)
     h = row.hand
     if h is not None:
         st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer, hold=True)
@@ -151,7 +267,7 @@ def room_from_row(row: RoomRow, store: Store, bot_delay: float) -> Room:
         room.version = max(room.version, last)
         if st.over and not h.finished:  # stopped between storing the last action and booking it
             points, fields = room._book(st)
-            store.update_room(row.code, **fields)
+            port.update_room(**fields)
             room._finish_hand_row(points)
         room._refresh_legal()
     return room

@@ -207,6 +207,8 @@ class Ops:
     def __init__(self, access: MetricsAccess = "local") -> None:
         self.access = access
         self.ready = False
+        self.draining = False
+        """Set when the process is drained (SIGTERM): ``/readyz`` answers 503 so the balancer stops sending."""
         self.store: Store | None = None
 
     def started(self, manager: RoomManager) -> None:
@@ -220,6 +222,8 @@ class Ops:
         return JSONResponse({"ok": True})
 
     async def readyz(self, _request: Request) -> Response:
+        if self.draining:
+            return JSONResponse({"ok": False, "why": "draining: handing rooms over"}, status_code=503)
         if not self.ready or self.store is None:
             return JSONResponse({"ok": False, "why": "starting: rooms not restored yet"}, status_code=503)
         try:

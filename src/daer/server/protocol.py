@@ -16,6 +16,9 @@ from daer.engine.views import View
 
 MAX_MESSAGE = 4096
 """Largest client message accepted, in bytes."""
+RECONNECT = 4001
+"""WebSocket close code: this server no longer serves the room (it moved to another worker, or this one is
+shutting down); reconnect (through the balancer) and resume with ``hello`` at the last version seen."""
 MAX_ID = 64
 """Longest client id and token (one limit on every database: the id column is 64 wide)."""
 

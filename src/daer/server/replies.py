@@ -17,6 +17,7 @@ from collections import OrderedDict
 import msgspec
 
 from daer.server import protocol as p
+from daer.server.port import RoomPort
 from daer.store import ReplyRow, Store
 
 IN_MEMORY = 256
@@ -30,9 +31,11 @@ _decoder = msgspec.json.Decoder(p.Ack | p.Error)
 class ReplyBook:
     """One room's answers by (seat, id): a bounded memory in front of the store's ``replies`` table."""
 
-    def __init__(self, store: Store, code: str) -> None:
+    def __init__(self, store: Store, code: str, port: RoomPort) -> None:
         self.store = store
         self.code = code
+        self.port = port
+        """Where answers stored alone are written (fenced like every write of the room)."""
         self.memory: dict[int, OrderedDict[str, p.ServerMessage]] = {}
         self._alone: dict[int, int] | None = None
         self._known: set[int] | None = None
@@ -79,7 +82,7 @@ class ReplyBook:
         if self._alone is None:
             self._alone = self.store.refusals(self.code)
         if self._alone.get(seat, 0) < STORED_ALONE:
-            self.store.save_reply(self.code, self.row(seat, msg_id, reply))
+            self.port.save_reply(self.row(seat, msg_id, reply))
             self._alone[seat] = self._alone.get(seat, 0) + 1
         self.remember(seat, msg_id, reply)
 

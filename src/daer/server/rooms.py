@@ -35,12 +35,14 @@ from daer.rules.model import Ruleset
 from daer.server import clock
 from daer.server import protocol as p
 from daer.server.answering import Answering
+from daer.server.audience import Audience
 from daer.server.bounds import RoomConfig, RoomError, bot_for
 from daer.server.dealing import PendingDeal
 from daer.server.logs import ctx
 from daer.server.metrics import ACTIONS
+from daer.server.port import LeaseLost, RoomPort
 from daer.server.replies import ReplyBook
-from daer.server.seating import Conn, Seat, close_soon, token_hash
+from daer.server.seating import Conn, Seat, token_hash
 from daer.server.settling import work_of
 from daer.store import ActionRow, Store
 
@@ -57,14 +59,26 @@ codes keep working."""
 action_codec = msgspec.json.Decoder(Action)
 
 
+def moved() -> RoomError:
+    """The error for a room this process does not serve (its lease is elsewhere): reconnect."""
+    return RoomError("moved", "房间已转到另一台服务器，请重新连接", "this server no longer serves the room; reconnect")
+
+
 @dataclass
 class Room(Answering):
-    """A private room and its match."""
+    """A private room and its match.
+
+    Its parts, each its own module: the writes go through :attr:`port` (:mod:`daer.server.port`: leases and
+    fencing), the connections are :attr:`audience` (:mod:`daer.server.audience`), the server's own moves
+    come from :mod:`daer.server.clock`; the room itself holds the match and decides what each seat sees.
+    """
 
     code: str
     config: RoomConfig
     rules: Ruleset
     store: Store
+    """For reads (answers, hands); every write goes through :attr:`port`."""
+    port: RoomPort
     bot_delay: float
     seats: list[Seat]
     scores: list[int]
@@ -88,7 +102,9 @@ class Room(Answering):
     """The next hand's secret seed (its commitment is public) and the seats' entropy."""
     fair: Fairness | None = None
     """The current (or last) hand's commit–reveal data; revealed once the hand is over."""
-    conns: set[Conn] = field(default_factory=set)
+    audience: Audience = field(default_factory=Audience)
+    serving: bool = True
+    """False once this process stopped serving the room (lease lost, handed over, drained)."""
     bots: dict[int, Bot] = field(default_factory=dict)
     auto_bots: dict[int, Bot] = field(default_factory=dict)
     handle: asyncio.TimerHandle | None = None
@@ -112,7 +128,28 @@ class Room(Answering):
     """Address that created the room (in memory only: for the per-address cap of live rooms)."""
 
     def __post_init__(self) -> None:
-        self.replies = ReplyBook(self.store, self.code)
+        self.replies = ReplyBook(self.store, self.code, self.port)
+
+    @property
+    def conns(self) -> set[Conn]:
+        """The room's live connections (:attr:`audience`)."""
+        return self.audience.conns
+
+    @conns.setter
+    def conns(self, value: set[Conn]) -> None:
+        self.audience.conns = value
+
+    def stop(self, *, lost: bool = False) -> None:
+        """Stop serving the room here: timers off, every connection told to reconnect (through the balancer);
+        ``lost``: its lease was lost, so frames still waiting for a write's commit are dropped."""
+        self.serving = False
+        for handle in (self.handle, self.watchdog):
+            if handle is not None:
+                handle.cancel()
+        self.handle = self.watchdog = None
+        self.think += 1  # a bot's late answer is ignored
+        why = moved()
+        self.audience.reconnect_all(p.encode(p.error(why.code, why.zh, why.en)) if lost else None)
 
     # -- seats ---------------------------------------------------------------------------------
     @property
@@ -139,40 +176,28 @@ class Room(Answering):
         s = free[0]
         s.kind, s.name, s.token_hash, s.auto = "human", name[:24] or f"玩家{s.seat + 1}", token_hash(token), False
         self.version += 1
-        self.store.update_room(self.code, version=self.version, seats=[s.row()])
+        self.port.update_room(version=self.version, seats=[s.row()])
         self.broadcast(None)
         return s.seat, token
 
     def holds(self, conn: Conn) -> bool:
         """True while ``conn``'s seat is still held by the token it proved (always for a spectator)."""
-        if conn.seat is None:
-            return True
-        held = self.seats[conn.seat].token_hash
-        return held is not None and conn.holder is not None and hmac.compare_digest(held, conn.holder)
+        return self.audience.holds(conn, self.seats)
 
     def evict(self, conn: Conn, zh: str = "你已不在这个座位上（离开了，或座位已交给别人或机器人）",
               en: str = "this connection no longer holds its seat (left, taken over or given to a bot)") -> None:
-        """Tell a connection it lost its seat, then close it."""
-        if conn in self.conns:
-            self.conns.discard(conn)
-            if conn.seat is not None:
-                self.seats[conn.seat].online = max(0, self.seats[conn.seat].online - 1)
-        conn.push(p.encode(p.Closed(zh=zh, en=en)))
-        close_soon([conn])  # after the answer to the message being handled
+        """Tell a connection it lost its seat, then close it (after the answer to the message being handled)."""
+        self.audience.remove(conn, self.seats)
+        self.audience.tell_and_close([conn], zh, en)
 
     def evict_stale(self) -> None:
         """Close every connection whose seat changed hands since it proved its token."""
-        for c in list(self.conns):
-            if not self.holds(c):
-                self.evict(c)
+        for c in self.audience.stale(self.seats):
+            self.evict(c)
 
     def close_all(self, zh: str, en: str) -> None:
         """Tell every connection the room closed, then close them."""
-        conns = list(self.conns)
-        self.conns.clear()
-        for c in conns:
-            c.push(p.encode(p.Closed(zh=zh, en=en)))
-        close_soon(conns)
+        self.audience.close_all(zh, en)
 
     # -- messages ------------------------------------------------------------------------------
     def info(self, seat: int | None) -> p.RoomInfo:
@@ -241,13 +266,7 @@ class Room(Answering):
         """
         self.touched = time.monotonic()
         self.evict_stale()
-        cache: dict[int | None, str] = {}
-        for c in list(self.conns):
-            if only is not None and c.seat != only:
-                continue
-            if c.seat not in cache:
-                cache[c.seat] = p.encode(self.update_for(c.seat, since, seen if c.seat == only else None))
-            c.push(cache[c.seat])
+        self.audience.send(lambda seat: p.encode(self.update_for(seat, since, seen if seat == only else None)), only)
 
     # -- actions -------------------------------------------------------------------------------
     def act(self, seat: int, msg: p.Act) -> p.ServerMessage:
@@ -292,12 +311,14 @@ class Room(Answering):
             points, room = self._book(st)
         ack = p.Ack(id=client_id, v=self.version) if client_id is not None else None
         try:
-            self.store.append_action(
-                code=self.code, hand_id=self.hand_id,
+            self.port.append_action(
+                hand_id=self.hand_id,
                 row=ActionRow(len(st.actions) - 1, self.version, seat, client_id, msgspec.json.encode(action).decode()),
                 room=room, points=points, seats=changed,
                 reply=None if ack is None else self.replies.row(seat, ack.id, ack),
             )
+        except LeaseLost as exc:  # another worker serves the room now: this copy is stopped (port.lost)
+            raise moved() from exc
         except Exception as exc:
             log.exception("store failed; reloading room %s", self.code)
             self._reload()
@@ -332,10 +353,10 @@ class Room(Answering):
         # the version is stored (the close itself is not: replaying the stored actions closes it again)
         if st.over:  # a 胡 on the card: book the hand (the 胡 itself is stored already)
             points, room = self._book(st)
-            self.store.update_room(self.code, version=self.version, **room)
+            self.port.update_room(version=self.version, **room)
             self._finish_hand_row(points)
         else:
-            self.store.update_room(self.code, version=self.version)
+            self.port.update_room(version=self.version)
         self.opened = time.monotonic()
         self.marks.append((self.version, len(st.log), None))
         self._refresh_legal()
@@ -349,7 +370,8 @@ class Room(Answering):
             return
         from daer.server.manager import room_from_row  # noqa: PLC0415 (the manager builds rooms: it imports this module)
 
-        fresh = room_from_row(row, self.store, self.bot_delay)
+        self.port.version = row.version
+        fresh = room_from_row(row, self.store, self.bot_delay, self.port)
         for name in ("seats", "scores", "dealer", "hands_played", "status", "version", "state", "hand_id",
                      "hand_start", "marks", "epoch", "legal", "deadlines", "replies", "bots", "auto_bots",
                      "ready", "pending", "fair"):
@@ -435,7 +457,7 @@ class Room(Answering):
                                id=msg.id, v=self.version)
             self.status = "dissolved"
             self.version += 1
-            self.store.update_room(self.code, status=self.status, version=self.version, reply=self._answer_row())
+            self.port.update_room(status=self.status, version=self.version, reply=self._answer_row())
             if self.handle is not None:
                 self.handle.cancel()
             self.close_all("房主解散了房间", "the host dissolved the room")
@@ -444,8 +466,8 @@ class Room(Answering):
     def _bump_seats(self, seats: list[int]) -> None:
         since = self.version
         self.version += 1
-        self.store.update_room(self.code, version=self.version, seats=[self.seats[s].row() for s in seats],
-                               reply=self._answer_row())
+        self.port.update_room(version=self.version, seats=[self.seats[s].row() for s in seats],
+                              reply=self._answer_row())
         self._refresh_legal()
         self.broadcast(since)
 
@@ -455,8 +477,8 @@ class Room(Answering):
         pending = self.pending or PendingDeal.fresh(len(self.seats))  # a room from before verifiable deals
         st = new_hand(self.rules, deck=pending.deck(), dealer=self.dealer, hold=True)
         self.version += 1
-        self.hand_id = self.store.start_hand(
-            code=self.code, number=self.hands_played + 1, rules=self.config.rules,
+        self.hand_id = self.port.start_hand(
+            number=self.hands_played + 1, rules=self.config.rules,
             overrides=msgspec.json.encode(self.config.overrides).decode(), dealer=self.dealer,
             deck=msgspec.json.encode(st.deck).decode(), version=self.version,
             seats=[s.row() for s in self.seats],
@@ -469,7 +491,7 @@ class Room(Answering):
         self.status = "playing"
         if st.over:  # an instant win (3垅 / 5坎) at the deal
             points, room = self._book(st)
-            self.store.update_room(self.code, **room)
+            self.port.update_room(**room)
             self._finish_hand_row(points)
         self._refresh_legal()
         self.broadcast(None)
@@ -477,7 +499,7 @@ class Room(Answering):
 
     def _finish_hand_row(self, points: str) -> None:
         assert self.hand_id is not None
-        self.store.finish_hand(self.hand_id, points, code=self.code)
+        self.port.finish_hand(self.hand_id, points)
 
     def _install(self, st: GameState, start_version: int) -> None:
         self.state = st

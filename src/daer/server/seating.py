@@ -42,6 +42,8 @@ class Conn:
         self.gate = gate
         self.aborted = False
         """The room's write failed: frames still waiting for the commit are dropped (:meth:`abort`)."""
+        self.close_code = 1000
+        """WebSocket close code once closed (``protocol.RECONNECT``: reconnect, the room moved)."""
 
     def push(self, text: str | None) -> None:
         """Queue a frame (None closes) after the writes before it commit; a client too slow to read is

@@ -6,6 +6,10 @@ Writes are plain SQL executed by :class:`daer.store.writer.Writer` on the driver
 are one unit, committed before it returns — or, once the server has started the writer's group commit,
 with every other unit of the same event-loop tick, and the server sends nothing until that commit (so it
 still broadcasts only what is on disk).  Reads go through SQLAlchemy Core.
+
+Every write of a room is fenced (:mod:`daer.store.leases`): its unit starts with the room's row updated only
+where the lease's owner and epoch and the room's stored version are what the writer holds (a compare-and-set
+expecting one row); otherwise the whole unit fails with :class:`~daer.store.leases.LeaseLost`.
 """
 
 from __future__ import annotations
@@ -18,12 +22,15 @@ from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Table, create_engine, event, func, select
+from sqlalchemy import Connection, Table, create_engine, event, func, select, text
 from sqlalchemy.engine import Engine
 
+from daer.store.leases import Fence, LeaseLost, now
 from daer.store.models import ActionTable, HandTable, ReplyTable, RoomTable, SeatTable
-from daer.store.writer import Stmt, Writer
+from daer.store.writer import Stmt, WriteConflict, Writer
 
+MIGRATION_LOCK = 0x64616572
+"""Key of the PostgreSQL advisory lock that one starting worker at a time holds while it migrates."""
 DEFAULT_URL = "sqlite:///daer.db"
 """Database used when neither ``--db`` nor ``DAER_DATABASE_URL`` is given."""
 
@@ -146,6 +153,9 @@ class Store:
         cfg = Config()
         cfg.set_main_option("script_location", str(resources.files("daer.store") / "migrations"))
         with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                # workers starting together: one migrates, the others wait here, then find nothing to do
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
 
@@ -175,27 +185,47 @@ class Store:
             sql = self._sql[key] = f"UPDATE {table.name} SET {sets} WHERE {cond}"
         return Stmt(sql, {**values, **{"w_" + c: v for c, v in where.items()}})
 
+    def _fenced(self, code: str, fence: Fence, values: dict[str, Any] | None = None) -> Stmt:
+        """The room's row updated (``values``; at least its version) only under ``fence``: one row or the unit
+        fails (:class:`~daer.store.writer.WriteConflict`, raised to callers as :class:`LeaseLost`)."""
+        vals = {"version": fence.version, **(values or {})}
+        stmt = self._update(_ROOMS, vals, code=code, owner=fence.owner, lease_epoch=fence.epoch, version=fence.version)
+        return Stmt(stmt.sql, stmt.params, expect=1)
+
+    def _now_fenced(self, code: str, stmts: list[Stmt]) -> list[int]:
+        try:
+            return self.writer.run_now(code, stmts)
+        except WriteConflict as exc:
+            raise LeaseLost(code) from exc
+
     def flush(self) -> None:
         """Commit the writes queued in this tick now (see :class:`daer.store.writer.Writer`)."""
         self.writer.flush()
 
     def create_room(self, *, code: str, created_at: float, config: str, scores: str, dealer: int,
-                    seats: list[SeatRow], deal_seed: str | None = None) -> None:
-        """A new room and its seats (and the secret seed of its first hand), committed before it returns."""
+                    seats: list[SeatRow], deal_seed: str | None = None, owner: str | None = None,
+                    ttl: float = 0.0) -> None:
+        """A new room and its seats (and the secret seed of its first hand), committed before it returns;
+        ``owner``: the worker that takes its lease at once (epoch 1, for ``ttl`` seconds), else nobody yet."""
+        lease: dict[str, Any] = {}
+        if owner is not None:
+            with self.engine.connect() as conn:
+                t = conn.execute(select(now(conn))).scalar()
+            lease = {"owner": owner, "lease_epoch": 1, "lease_until": float(t or 0.0) + ttl}
         stmts = [self._insert(_ROOMS, {"code": code, "created_at": created_at, "config": config,
                                        "status": "waiting", "version": 0, "scores": scores, "dealer": dealer,
                                        "hands_played": 0, "ready": "[]", "deal_seed": deal_seed,
-                                       "deal_entropy": None})]
+                                       "deal_entropy": None, **lease})]
         stmts += [self._insert(_SEATS, {"room_code": code, "seat": s.seat, "kind": s.kind, "name": s.name,
                                         "token_hash": s.token_hash, "auto": s.auto}) for s in seats]
         self.writer.run_now(code, stmts)
 
-    def update_room(self, code: str, *, seats: list[SeatRow] | None = None, reply: ReplyRow | None = None,
-                    **fields: Any) -> None:
+    def update_room(self, code: str, *, fence: Fence, seats: list[SeatRow] | None = None,
+                    reply: ReplyRow | None = None, **fields: Any) -> None:
         """Change room fields (status, version, scores, dealer, hands_played, ready, deal_*) and optionally
         seats, with the answer to the command that made the change."""
-        stmts = [self._update(_ROOMS, fields, code=code)] if fields else []
-        self.writer.submit(code, stmts + self._seats(code, seats) + self._reply(code, reply))
+        self.writer.submit(code, [self._fenced(code, fence, fields), *self._seats(code, seats),
+                                  *self._reply(code, reply)])
 
     def _reply(self, code: str, reply: ReplyRow | None) -> list[Stmt]:
         if reply is None:
@@ -203,50 +233,50 @@ class Store:
         return [self._insert(_REPLIES, {"room_code": code, "seat": reply.seat, "client_id": reply.client_id,
                                         "reply": reply.reply, "refused": reply.refused})]
 
-    def save_reply(self, code: str, reply: ReplyRow) -> None:
+    def save_reply(self, code: str, reply: ReplyRow, *, fence: Fence) -> None:
         """The answer to an id whose command changed nothing else (or was refused)."""
-        self.writer.submit(code, self._reply(code, reply))
+        self.writer.submit(code, [self._fenced(code, fence), *self._reply(code, reply)])
 
     def _seats(self, code: str, seats: list[SeatRow] | None) -> list[Stmt]:
         return [self._update(_SEATS, {"kind": s.kind, "name": s.name, "token_hash": s.token_hash, "auto": s.auto},
                              room_code=code, seat=s.seat) for s in seats or []]
 
     def start_hand(self, *, code: str, number: int, rules: str, overrides: str, dealer: int, deck: str,
-                   version: int, seats: list[SeatRow] | None = None,
+                   version: int, fence: Fence, seats: list[SeatRow] | None = None,
                    fairness: tuple[str, str, str] | None = None, reply: ReplyRow | None = None) -> int:
         """A new hand (``fairness``: its commitment, seed and entropy JSON); the room moves to ``playing``
         at ``version`` and its next-hand seed and ready marks are cleared.  Committed before it returns
         (with everything queued before it); returns the hand id."""
         commit, seed, entropy = fairness or (None, None, None)
         stmts = [
+            self._fenced(code, fence, {"status": "playing", "version": version, "ready": "[]", "deal_seed": None,
+                                       "deal_entropy": None}),
             self._insert(_HANDS, {"room_code": code, "number": number, "rules": rules, "overrides": overrides,
                                   "dealer": dealer, "deck": deck, "start_version": version, "finished": False,
                                   "points": None, "commitment": commit, "seed": seed, "entropy": entropy},
                          returns_id=True),
-            self._update(_ROOMS, {"status": "playing", "version": version, "ready": "[]", "deal_seed": None,
-                                  "deal_entropy": None}, code=code),
             *self._seats(code, seats), *self._reply(code, reply),
         ]
-        return self.writer.run_now(code, stmts)[0]
+        return self._now_fenced(code, stmts)[0]
 
-    def append_action(self, *, code: str, hand_id: int, row: ActionRow, room: dict[str, Any] | None = None,
-                      points: str | None = None, seats: list[SeatRow] | None = None,
-                      reply: ReplyRow | None = None) -> None:
+    def append_action(self, *, code: str, hand_id: int, row: ActionRow, fence: Fence,
+                      room: dict[str, Any] | None = None, points: str | None = None,
+                      seats: list[SeatRow] | None = None, reply: ReplyRow | None = None) -> None:
         """An accepted action, the room's new version (and scores etc. in ``room``), the hand's end, and the
         ack to the client's id."""
         stmts = [
+            self._fenced(code, fence, {"version": row.version, **(room or {})}),
             self._insert(_ACTIONS, {"hand_id": hand_id, "idx": row.idx, "version": row.version, "seat": row.seat,
                                     "client_id": row.client_id, "payload": row.payload}),
-            self._update(_ROOMS, {"version": row.version, **(room or {})}, code=code),
         ]
         if points is not None:
             stmts.append(self._update(_HANDS, {"finished": True, "points": points}, id=hand_id))
         self.writer.submit(code, stmts + self._seats(code, seats) + self._reply(code, reply))
 
-    def finish_hand(self, hand_id: int, points: str, *, code: str = "") -> None:
-        """Mark a hand finished (a hand that ended at the deal, or one booked after a restart); ``code``:
-        its room (whose unit it is)."""
-        self.writer.submit(code, [self._update(_HANDS, {"finished": True, "points": points}, id=hand_id)])
+    def finish_hand(self, hand_id: int, points: str, *, code: str, fence: Fence) -> None:
+        """Mark a hand finished (a hand that ended at the deal, or one booked after a restart) of room ``code``."""
+        self.writer.submit(code, [self._fenced(code, fence),
+                                  self._update(_HANDS, {"finished": True, "points": points}, id=hand_id)])
 
     # -- reads ---------------------------------------------------------------------------------
     def _hand(self, conn: Connection, row: Any) -> HandRow:

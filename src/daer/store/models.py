@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -28,6 +28,14 @@ class RoomTable(Base):
     """Secret seed of the next hand, stored before its commitment is published (``daer.engine.fairness``)."""
     deal_entropy: Mapped[str | None] = mapped_column(Text, nullable=True)
     """What each seat added to the next hand's deal (JSON list, "" for none)."""
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """The worker holding the room's lease (None: nobody), ``daer.store.leases``."""
+    lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Grows at every acquisition of the lease; every write of the room is fenced by it."""
+    lease_until: Mapped[float | None] = mapped_column(nullable=True)
+    """When the lease ends unless renewed (seconds since the epoch, by the database's clock)."""
+    wanted_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """A worker asking the owner to hand the room over (the balancer routes the room's code to it)."""
 
 
 class SeatTable(Base):
@@ -46,6 +54,7 @@ class HandTable(Base):
     """One hand of a room: the deck and dealer (enough to replay with the actions); result when finished."""
 
     __tablename__ = "hands"
+    __table_args__ = (Index("uq_hands_room_number", "room_code", "number", unique=True),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"), index=True)
     number: Mapped[int] = mapped_column(Integer)

@@ -1,0 +1,161 @@
+"""The store port of the rooms: leases and fenced writes — every rule about who may serve and write a room.
+
+- :class:`RoomPort` is the only way a room writes: each write carries the room's
+  :class:`~daer.store.leases.Fence` (this worker, the lease's epoch, the version the room has in the store)
+  and the store refuses it whole when the room's row says otherwise.  A refused write means the lease was
+  taken over (or given up): the port calls its ``lost`` hook (the manager stops serving the room and closes
+  its sockets with the reconnect code) and raises :class:`~daer.store.leases.LeaseLost`.
+- :class:`Leases` is this worker's side of the lease table: take a room's lease (free, expired or already
+  ours; a SQLite store's one process always takes it), renew them all, give one up, ask another worker for
+  one, find rooms whose worker died or was drained.
+
+Rules (``docs/deploy.md``, "Cluster"): a worker serves a room only while it holds its lease; the lease is
+renewed every ``ttl / 3`` seconds and ends ``ttl`` seconds after the last renewal; every acquisition raises
+the epoch, so the previous holder's writes are refused from that moment; a room is loaded from the store
+only after its lease is taken, so the new holder reads everything the old one wrote.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from daer.store import ActionRow, ReplyRow, SeatRow, Store
+from daer.store import leases as sql
+from daer.store.leases import Fence, LeaseLost
+from daer.store.writer import WriteConflict
+
+log = logging.getLogger("daer.server")
+T = TypeVar("T")
+
+DEFAULT_TTL = 10.0
+"""Seconds a lease lasts after its last renewal (``daer serve --lease-ttl``)."""
+
+
+def default_worker() -> str:
+    """A name for this process when none is given: host and process id."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@dataclass
+class RoomPort:
+    """One room's writes, each fenced by the room's lease (owner, epoch) and its stored version."""
+
+    store: Store
+    code: str
+    owner: str
+    epoch: int
+    version: int
+    """The room's version as stored: every write compares it and sets the new one."""
+    lost: Callable[[], None] = field(default=lambda: None)
+    """Called when a write is refused (the lease is not ours any more), before :class:`LeaseLost` is raised."""
+    since: float = field(default_factory=time.monotonic)
+    """When the lease was taken (a room is handed over only after it was held ``ttl`` seconds)."""
+
+    def _fence(self) -> Fence:
+        return Fence(self.owner, self.epoch, self.version)
+
+    def _write(self, write: Callable[[Fence], T], version: int | None) -> T:
+        try:
+            result = write(self._fence())
+        except WriteConflict as exc:  # committed at once and refused (a unit queued for the tick fails later:
+            # the writer's on_fail, RoomManager.store_failed)
+            log.warning("room %s: lease lost (epoch %d); no longer serving it", self.code, self.epoch)
+            self.lost()
+            raise LeaseLost(self.code) from exc
+        if version is not None:
+            self.version = version
+        return result
+
+    def update_room(self, *, seats: list[SeatRow] | None = None, reply: ReplyRow | None = None,
+                    **fields: Any) -> None:
+        """Room fields (with its new ``version``, if it changes), seats, and the answer to the command."""
+        self._write(lambda f: self.store.update_room(self.code, fence=f, seats=seats, reply=reply, **fields),
+                    fields.get("version"))
+
+    def append_action(self, *, hand_id: int, row: ActionRow, room: dict[str, Any] | None = None,
+                      points: str | None = None, seats: list[SeatRow] | None = None,
+                      reply: ReplyRow | None = None) -> None:
+        """An accepted action at its version, with what it changed and the ack to its id."""
+        self._write(lambda f: self.store.append_action(code=self.code, hand_id=hand_id, row=row, fence=f, room=room,
+                                                       points=points, seats=seats, reply=reply), row.version)
+
+    def start_hand(self, *, number: int, rules: str, overrides: str, dealer: int, deck: str, version: int,
+                   seats: list[SeatRow] | None = None, fairness: tuple[str, str, str] | None = None,
+                   reply: ReplyRow | None = None) -> int:
+        """A new hand (the room playing at ``version``); its id."""
+        return self._write(lambda f: self.store.start_hand(
+            code=self.code, number=number, rules=rules, overrides=overrides, dealer=dealer, deck=deck,
+            version=version, fence=f, seats=seats, fairness=fairness, reply=reply), version)
+
+    def finish_hand(self, hand_id: int, points: str) -> None:
+        """A hand's result."""
+        self._write(lambda f: self.store.finish_hand(hand_id, points, code=self.code, fence=f), None)
+
+    def save_reply(self, reply: ReplyRow) -> None:
+        """An answer stored alone (a refusal, or an ack of a command that changed nothing)."""
+        self._write(lambda f: self.store.save_reply(self.code, reply, fence=f), None)
+
+
+class Leases:
+    """This worker's leases on rooms (the decisions; the statements are :mod:`daer.store.leases`)."""
+
+    def __init__(self, store: Store, owner: str | None = None, *, ttl: float = DEFAULT_TTL,
+                 sole: bool | None = None) -> None:
+        self.store = store
+        self.owner = owner or default_worker()
+        self.ttl = ttl
+        self.sole = store.url.startswith("sqlite") if sole is None else sole
+        """The only process of its store (SQLite): it takes every lease, whoever held it before."""
+
+    @property
+    def renew_every(self) -> float:
+        """Seconds between renewals: three chances before a lease ends."""
+        return self.ttl / 3
+
+    def take(self, code: str) -> int | None:
+        """Acquire a room's lease; its epoch, or None while another live worker holds it."""
+        return sql.acquire(self.store.engine, code, self.owner, self.ttl, steal=self.sole)
+
+    def port(self, code: str, epoch: int, version: int, lost: Callable[[], None]) -> RoomPort:
+        """The write port of a room whose lease this worker took at ``epoch``."""
+        return RoomPort(self.store, code, self.owner, epoch, version, lost)
+
+    def ask(self, code: str) -> None:
+        """Ask the room's holder to hand it over (the balancer sends its players here)."""
+        sql.want(self.store.engine, code, self.owner)
+
+    def give_up(self, port: RoomPort) -> None:
+        """Release a room's lease (drained, handed over, or the room left memory)."""
+        sql.release(self.store.engine, port.code, port.owner, port.epoch)
+
+    def renew(self, held: dict[str, RoomPort]) -> tuple[list[str], list[str]]:
+        """Renew every lease of this worker; (rooms lost: held here but no longer ours at our epoch,
+        rooms to hand over: wanted by another worker and held at least ``ttl`` seconds).  Leases this
+        worker holds for rooms no longer in memory are released."""
+        mine = sql.renew(self.store.engine, self.owner, self.ttl)
+        now = time.monotonic()
+        lost = [c for c, port in held.items() if mine.get(c, (None, None))[0] != port.epoch]
+        handover = [c for c, port in held.items() if c not in lost and mine[c][1] not in (None, self.owner)
+                    and now - port.since >= self.ttl]
+        for code, (epoch, _wanted) in mine.items():
+            if code not in held:
+                sql.release(self.store.engine, code, self.owner, epoch)
+        return lost, handover
+
+    def orphans(self, limit: int = 100) -> list[str]:
+        """Live rooms whose worker died or was drained (lease expired or free), for this worker to take over."""
+        return [] if self.sole else sql.orphans(self.store.engine, self.owner, limit)
+
+    def restorable(self) -> list[str]:
+        """Rooms to restore at start: every live room for the sole process, else those whose lease names this
+        worker (it restarted before the lease ran out)."""
+        return self.store.room_codes() if self.sole else sql.owned(self.store.engine, self.owner)
+
+
+__all__ = ["DEFAULT_TTL", "LeaseLost", "Leases", "RoomPort", "default_worker"]

@@ -1,0 +1,123 @@
+"""Room leases in the database: which worker serves a room, and the fence every write of the room carries.
+
+A worker serves a room only while it holds the room's lease: ``rooms.owner`` names it, ``rooms.lease_until``
+says until when (renewed periodically, by the database's clock so the workers' clocks do not matter), and
+``rooms.lease_epoch`` grows by one at every acquisition.  Every write of a room is *fenced* (``Store._fenced``):
+in the same transaction it updates the room's row only where ``owner``, ``lease_epoch`` and ``version`` are
+still what the writer holds (a compare-and-set expecting one row), and fails whole otherwise.  So a worker whose lease
+was taken over can never write the room again, whatever it still believes.
+
+These are the statements; when to acquire, renew, release or hand a room over is decided in one place,
+:mod:`daer.server.port`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+from sqlalchemy import ColumnElement, Connection, Table, and_, func, or_, select, update
+from sqlalchemy.engine import Engine
+
+from daer.store.models import RoomTable
+from daer.store.writer import WriteConflict
+
+_ROOMS = cast(Table, RoomTable.__table__)
+LIVE = ("waiting", "playing", "between")
+
+
+class LeaseLost(WriteConflict):
+    """The room's lease is no longer this worker's (taken over, or released): nothing was written."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"lease of room {code} lost: the write was refused")
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """What a write of a room compares and sets: the lease's owner and epoch, and the room's stored version."""
+
+    owner: str
+    epoch: int
+    version: int
+
+
+def now(engine: Engine | Connection) -> ColumnElement[Any]:
+    """The database's clock in seconds since the Unix epoch (one clock for every worker)."""
+    if engine.dialect.name == "sqlite":
+        return (func.julianday("now") - 2440587.5) * 86400.0
+    return func.extract("epoch", func.clock_timestamp())
+
+
+def acquire(engine: Engine, code: str, owner: str, ttl: float, *, steal: bool = False) -> int | None:
+    """Take the room's lease if it is free, expired or already ``owner``'s (``steal``: in any case, for the
+    single process of a SQLite store); the new epoch, or None when another worker holds it."""
+    with engine.begin() as conn:
+        t = now(conn)
+        cond = [_ROOMS.c.code == code]
+        if not steal:
+            cond.append(or_(_ROOMS.c.owner.is_(None), _ROOMS.c.owner == owner, _ROOMS.c.lease_until < t))
+        res = conn.execute(update(_ROOMS).where(*cond).values(
+            owner=owner, lease_epoch=_ROOMS.c.lease_epoch + 1, lease_until=t + ttl, wanted_by=None))
+        if res.rowcount != 1:
+            return None
+        epoch = conn.execute(select(_ROOMS.c.lease_epoch).where(_ROOMS.c.code == code)).scalar()
+        return int(epoch) if epoch is not None else None
+
+
+def renew(engine: Engine, owner: str, ttl: float) -> dict[str, tuple[int, str | None]]:
+    """Extend every lease ``owner`` holds; {code: (epoch, wanted_by)} of those it still holds."""
+    with engine.begin() as conn:
+        conn.execute(update(_ROOMS).where(_ROOMS.c.owner == owner).values(lease_until=now(conn) + ttl))
+        rows = conn.execute(select(_ROOMS.c.code, _ROOMS.c.lease_epoch, _ROOMS.c.wanted_by)
+                            .where(_ROOMS.c.owner == owner)).all()
+        return {r.code: (int(r.lease_epoch), r.wanted_by) for r in rows}
+
+
+def release(engine: Engine, code: str, owner: str, epoch: int) -> bool:
+    """Give the lease up (the epoch stays: the next holder raises it); False if it was not ours any more."""
+    with engine.begin() as conn:
+        res = conn.execute(update(_ROOMS).where(
+            _ROOMS.c.code == code, _ROOMS.c.owner == owner, _ROOMS.c.lease_epoch == epoch,
+        ).values(owner=None, lease_until=None))
+        return res.rowcount == 1
+
+
+def want(engine: Engine, code: str, owner: str) -> None:
+    """Ask the room's holder to hand it over to ``owner`` (read by the holder when it renews)."""
+    with engine.begin() as conn:
+        conn.execute(update(_ROOMS).where(_ROOMS.c.code == code, _ROOMS.c.owner != owner).values(wanted_by=owner))
+
+
+def orphans(engine: Engine, owner: str, limit: int = 100) -> list[str]:
+    """Live rooms that were served once and whose lease is free or expired (their worker died, was drained
+    or handed them over), not wanted by another worker: candidates for ``owner`` to take over."""
+    with engine.connect() as conn:
+        t = now(conn)
+        rows = conn.execute(select(_ROOMS.c.code).where(
+            _ROOMS.c.status.in_(LIVE), _ROOMS.c.lease_epoch > 0,
+            or_(_ROOMS.c.owner.is_(None), and_(_ROOMS.c.owner != owner, _ROOMS.c.lease_until < t)),
+            or_(_ROOMS.c.wanted_by.is_(None), _ROOMS.c.wanted_by == owner),
+        ).limit(limit)).all()
+        return [r.code for r in rows]
+
+
+def owned(engine: Engine, owner: str, statuses: tuple[str, ...] = LIVE) -> list[str]:
+    """Codes of the rooms in ``statuses`` whose lease names ``owner`` (expired or not)."""
+    with engine.connect() as conn:
+        return [r.code for r in conn.execute(select(_ROOMS.c.code).where(
+            _ROOMS.c.owner == owner, _ROOMS.c.status.in_(statuses)))]
+
+
+def holder(engine: Engine, code: str) -> tuple[str | None, int, bool] | None:
+    """(owner, epoch, expired) of a room's lease, None for no such room (for tests and ``/readyz``-like views)."""
+    with engine.connect() as conn:
+        r = conn.execute(select(_ROOMS.c.owner, _ROOMS.c.lease_epoch,
+                                (_ROOMS.c.lease_until < now(conn)).label("expired"))
+                         .where(_ROOMS.c.code == code)).first()
+        return None if r is None else (r.owner, int(r.lease_epoch), bool(r.expired))
+
+
+__all__ = ["LIVE", "Fence", "LeaseLost", "acquire", "holder", "now", "orphans", "owned",
+           "release", "renew", "want"]
