@@ -52,7 +52,7 @@ class Table:
         r = (await http.post(f"{self.url}/api/rooms", json={"name": "load", "config": {"timer": 0, "hands": 64,
                                                                                      "bot": self.bot}}))
         room = r.json()
-        async with websockets.connect(self.ws_url, max_size=2**22) as ws:
+        async with websockets.connect(f"{self.ws_url}/{room['code']}", max_size=2**22) as ws:  # routed by code
             self.alive = True
             await ws.send(json.dumps({"t": "hello", "room": room["code"], "token": room["token"]}))
             await ws.send(json.dumps({"t": "cmd", "id": "start", "name": "start"}))

@@ -29,6 +29,10 @@ if [ ! -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ]; then
     npm install --prefix "$AXE_DIR" --save-exact --no-audit --no-fund --ignore-scripts --loglevel=error "axe-core@$AXE_VERSION" >/dev/null
 fi
 export DAER_AXE="$AXE_DIR/node_modules/axe-core/axe.min.js"
+# The cluster tests put Debian's HAProxy in front of the workers (scripts/cluster.sh).
+if ! command -v haproxy >/dev/null && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
+fi
 .venv/bin/ruff check .
 .venv/bin/mypy
 .venv/bin/pytest "$@"

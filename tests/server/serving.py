@@ -117,7 +117,7 @@ class Client:
 
     def __init__(self, server: Server, code: str, token: str | None = None, v: int | None = None,
                  p: int | None = None) -> None:
-        self.ws = connect(server.ws_url, max_size=2**22).__enter__()
+        self.ws = connect(f"{server.ws_url}/{code}", max_size=2**22).__enter__()
         self.frames: list[dict[str, Any]] = []
         self.upd: dict[str, Any] | None = None
         self.n = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from daer.cli import arena_cmd, play_cmd, replay_cmd, rules_cmd, score_cmd, serve_cmd, sim_cmd, verify_cmd
+from daer.cli import arena_cmd, cluster_cmd, play_cmd, replay_cmd, rules_cmd, score_cmd, serve_cmd, sim_cmd, verify_cmd
 
 app = typer.Typer(
     name="daer",
@@ -21,6 +21,7 @@ app.command("arena")(arena_cmd.arena_cmd)
 app.command("serve")(serve_cmd.serve)
 app.command("verify")(verify_cmd.verify)
 app.add_typer(rules_cmd.app, name="rules")
+app.add_typer(cluster_cmd.app, name="cluster")
 
 
 def main() -> None:

@@ -267,7 +267,9 @@ def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) 
         room.version = max(room.version, last)
         if st.over and not h.finished:  # stopped between storing the last action and booking it
             points, fields = room._book(st)
-            port.update_room(**fields)
+            port.update_room(version=room.version, **fields)
             room._finish_hand_row(points)
+        elif room.version > row.version:  # windows closed here: store the version before anyone sees it
+            port.update_room(version=room.version)
         room._refresh_legal()
     return room

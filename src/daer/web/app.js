@@ -146,7 +146,7 @@ async function enter(code) {
 
 function connect() {
   if (S.ws) { S.ws.onclose = null; S.ws.close(); }
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(S.code)}`);
   S.ws = ws;
   ws.onopen = () => { S.retry = 0; ws.send(JSON.stringify({ t: "hello", room: S.code, token: S.token, v: S.v })); };
   ws.onmessage = (ev) => { if (S.ws === ws) onMessage(JSON.parse(ev.data)); };

@@ -1,0 +1,184 @@
+"""``daer cluster up|down``: PostgreSQL, HAProxy and N ``daer serve`` workers on free loopback ports.
+
+Everything lives in one folder (``--dir``): PostgreSQL's data, the rendered ``haproxy.cfg``, each process's log
+and ``cluster.json`` (ports, process ids, each worker's command line) — read by ``down``, by the tests and by
+``benchmarks/load_table.py``.  The processes run in their own sessions, so they outlive the command.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from daer.cluster.pg import Postgres
+
+DEFAULT_DIR = Path(os.environ.get("DAER_CLUSTER_DIR") or f"/tmp/daer-cluster-{os.getuid()}")
+STATE = "cluster.json"
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+TEMPLATE = Path(__file__).resolve().parents[3] / "deploy" / "haproxy.cfg"
+"""The balancer's config in the repository (a source checkout: ``pip install -e``)."""
+
+
+def haproxy_template() -> str:
+    """``deploy/haproxy.cfg``."""
+    return TEMPLATE.read_text()
+
+
+def render_haproxy(bind: str, workers: list[tuple[str, int]]) -> str:
+    """The balancer's config: listen on ``bind``, one checked server line per (name, port) worker."""
+    servers = "\n".join(f"    server {name} 127.0.0.1:{port} check" for name, port in workers)
+    return haproxy_template().replace("@BIND@", bind).replace("@SERVERS@", servers)
+
+
+def check_haproxy(path: Path) -> str | None:
+    """``haproxy -c -f path``: None when valid, else its message."""
+    res = subprocess.run(["haproxy", "-c", "-f", str(path)], capture_output=True, text=True, check=False)
+    return None if res.returncode == 0 else (res.stdout + res.stderr).strip()
+
+
+def _ready(url: str, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/readyz", timeout=1) as res:
+                if res.status == 200:
+                    return True
+        except (OSError, urllib.error.HTTPError):
+            pass
+        time.sleep(0.1)
+    return False
+
+
+def worker_command(name: str, port: int, db: str, *, lease_ttl: float, extra: list[str]) -> list[str]:
+    """The command line of one worker."""
+    return [sys.executable, "-m", "daer", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
+            "--worker-id", name, "--lease-ttl", str(lease_ttl), *extra]
+
+
+def spawn(cmd: list[str], log: Path) -> int:
+    """Start a process in its own session (it outlives this one), output to ``log``; its pid."""
+    with log.open("ab") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=out, stdin=subprocess.DEVNULL, start_new_session=True,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    return proc.pid
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie of ours counts as gone)."""
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done == pid:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def stop_pid(pid: int, sig: int = signal.SIGTERM, wait: float = 15.0) -> None:
+    """Send ``sig`` to one process (by its id) and wait for it to end (SIGKILL after ``wait`` seconds)."""
+    if not alive(pid):
+        return
+    os.kill(pid, sig)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if not alive(pid):
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+
+
+def up(folder: Path = DEFAULT_DIR, *, workers: int = 2, db: str | None = None, lease_ttl: float = 10.0,
+       extra: list[str] | None = None) -> dict[str, Any]:
+    """Start the cluster; its state (also written to ``folder/cluster.json``).  On failure what was started is
+    stopped again (the folder is kept for its logs)."""
+    state_file = folder / STATE
+    if state_file.exists():
+        old = json.loads(state_file.read_text())
+        if any(alive(w["pid"]) for w in old["workers"]) or alive(old.get("haproxy", {}).get("pid", 0) or 0):
+            raise RuntimeError(f"a cluster is already up in {folder} ({old.get('url')}); `daer cluster down` first")
+    try:
+        return _up(folder, workers=workers, db=db, lease_ttl=lease_ttl, extra=extra)
+    except BaseException:
+        down(folder, keep=True)
+        raise
+
+
+def _up(folder: Path, *, workers: int, db: str | None, lease_ttl: float, extra: list[str] | None) -> dict[str, Any]:
+    state_file = folder / STATE
+    if shutil.which("haproxy") is None:
+        raise RuntimeError("needs haproxy (apt-get install haproxy; scripts/cluster.sh installs it)")
+    folder.mkdir(parents=True, exist_ok=True)
+    state: dict[str, Any] = {"dir": str(folder), "workers": [], "pg": None}
+    if db is None:
+        pg = Postgres(folder / "pg", free_port())
+        state["pg"] = {"dir": str(pg.dir), "port": pg.port}
+        state_file.write_text(json.dumps(state, indent=1))
+        db = pg.start().database("daer")
+    state["db"] = db
+    for i in range(1, workers + 1):
+        name, port = f"w{i}", free_port()
+        cmd = worker_command(name, port, db, lease_ttl=lease_ttl, extra=list(extra or []))
+        log = folder / f"{name}.log"
+        state["workers"].append({"name": name, "port": port, "url": f"http://127.0.0.1:{port}", "cmd": cmd,
+                                 "log": str(log), "pid": spawn(cmd, log)})
+        state_file.write_text(json.dumps(state, indent=1))
+    for w in state["workers"]:
+        if not _ready(w["url"], 60):
+            raise RuntimeError(f"worker {w['name']} did not become ready; see {w['log']}")
+    lb_port = free_port()
+    cfg = folder / "haproxy.cfg"
+    cfg.write_text(render_haproxy(f"127.0.0.1:{lb_port}", [(w["name"], w["port"]) for w in state["workers"]]))
+    problem = check_haproxy(cfg)
+    if problem is not None:
+        raise RuntimeError(f"haproxy -c refused {cfg}: {problem}")
+    log = folder / "haproxy.log"
+    state["haproxy"] = {"pid": spawn(["haproxy", "-f", str(cfg)], log), "port": lb_port, "cfg": str(cfg),
+                        "log": str(log)}
+    state["url"] = f"http://127.0.0.1:{lb_port}"
+    state_file.write_text(json.dumps(state, indent=1))
+    if not _ready(state["url"], 30):
+        raise RuntimeError(f"haproxy did not answer /readyz; see {log}")
+    return state
+
+
+def down(folder: Path = DEFAULT_DIR, *, keep: bool = False) -> bool:
+    """Stop what ``up`` started in ``folder`` (workers drained by SIGTERM, then HAProxy, then PostgreSQL) and
+    remove the folder unless ``keep``; False if there was nothing to stop."""
+    state_file = folder / STATE
+    if not state_file.exists():
+        return False
+    state = json.loads(state_file.read_text())
+    for w in state["workers"]:  # SIGTERM all first (they drain at once), then wait for each
+        if alive(int(w["pid"])):
+            os.kill(int(w["pid"]), signal.SIGTERM)
+    for w in state["workers"]:
+        stop_pid(int(w["pid"]))
+    if state.get("haproxy"):
+        stop_pid(int(state["haproxy"]["pid"]))
+    if state.get("pg"):
+        Postgres(Path(state["pg"]["dir"]), int(state["pg"]["port"])).stop(remove=False)
+    if not keep:
+        shutil.rmtree(folder, ignore_errors=True)
+    return True
