@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -54,7 +55,7 @@ def check_haproxy(path: Path) -> str | None:
     return None if res.returncode == 0 else (res.stdout + res.stderr).strip()
 
 
-def _ready(url: str, timeout: float) -> bool:
+def ready(url: str, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -132,7 +133,8 @@ def _up(folder: Path, *, workers: int, db: str | None, lease_ttl: float, extra: 
     folder.mkdir(parents=True, exist_ok=True)
     state: dict[str, Any] = {"dir": str(folder), "workers": [], "pg": None}
     if db is None:
-        pg = Postgres(folder / "pg", free_port())
+        # its own folder under /tmp: as root the server runs as the postgres user, who may not enter ``folder``
+        pg = Postgres(Path(tempfile.mkdtemp(prefix="daer-cluster-pg-")), free_port())
         state["pg"] = {"dir": str(pg.dir), "port": pg.port}
         state_file.write_text(json.dumps(state, indent=1))
         db = pg.start().database("daer")
@@ -145,7 +147,7 @@ def _up(folder: Path, *, workers: int, db: str | None, lease_ttl: float, extra: 
                                  "log": str(log), "pid": spawn(cmd, log)})
         state_file.write_text(json.dumps(state, indent=1))
     for w in state["workers"]:
-        if not _ready(w["url"], 60):
+        if not ready(w["url"], 60):
             raise RuntimeError(f"worker {w['name']} did not become ready; see {w['log']}")
     lb_port = free_port()
     cfg = folder / "haproxy.cfg"
@@ -158,7 +160,7 @@ def _up(folder: Path, *, workers: int, db: str | None, lease_ttl: float, extra: 
                         "log": str(log)}
     state["url"] = f"http://127.0.0.1:{lb_port}"
     state_file.write_text(json.dumps(state, indent=1))
-    if not _ready(state["url"], 30):
+    if not ready(state["url"], 30):
         raise RuntimeError(f"haproxy did not answer /readyz; see {log}")
     return state
 
@@ -178,7 +180,10 @@ def down(folder: Path = DEFAULT_DIR, *, keep: bool = False) -> bool:
     if state.get("haproxy"):
         stop_pid(int(state["haproxy"]["pid"]))
     if state.get("pg"):
-        Postgres(Path(state["pg"]["dir"]), int(state["pg"]["port"])).stop(remove=False)
+        try:
+            Postgres(Path(state["pg"]["dir"]), int(state["pg"]["port"])).stop(remove=not keep)
+        except subprocess.CalledProcessError:
+            pass  # it never started
     if not keep:
         shutil.rmtree(folder, ignore_errors=True)
     return True

@@ -56,6 +56,8 @@ RATE = 20.0
 """Messages per second a connection may send on average ..."""
 BURST = 60.0
 """... and at once."""
+DRAIN_GRACE = 0.5
+"""Seconds between handing the rooms over (sockets closed with the reconnect code) and stopping the server."""
 
 
 class Bucket:
@@ -203,8 +205,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             ops.draining = True
             n = manager().drain()
             log.info("drained: %d rooms handed over", n)
-            if callable(before):
-                before(signal.SIGTERM, None)
+            if callable(before):  # the server's own shutdown closes sockets with 1012: let ours (4001) go first
+                loop.call_later(DRAIN_GRACE, before, signal.SIGTERM, None)
 
         signal.signal(signal.SIGTERM, lambda _sig, _frame: loop.call_soon_threadsafe(drain_then_stop))
 

@@ -1,0 +1,237 @@
+"""Two workers behind HAProxy on PostgreSQL, started by ``scripts/cluster.sh``: rooms spread over both; kill -9
+of a worker mid-hand — every room resumes on the other through the balancer with nothing acked lost; a
+restarted worker gets its rooms back (hand-over on request); SIGTERM drains a worker — its sockets close with
+the reconnect code (4001) and its rooms resume on the other.  The balancer's config is checked by
+``haproxy -c``."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serving import TEST_LIMITS, Client, get, post
+from sqlalchemy import create_engine, text
+from websockets.exceptions import ConnectionClosed
+
+from daer.cluster import local
+from daer.cluster.pg import unavailable
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLES = 6
+
+
+def _skip() -> str | None:
+    if shutil.which("haproxy") is None:
+        return "needs haproxy (scripts/test.sh installs Debian's haproxy)"
+    return unavailable()
+
+
+def test_the_balancer_config_is_valid(tmp_path: Path) -> None:
+    if shutil.which("haproxy") is None:
+        pytest.skip("needs haproxy")
+    cfg = tmp_path / "haproxy.cfg"
+    cfg.write_text(local.render_haproxy("127.0.0.1:8000", [("w1", 8001), ("w2", 8002)]))
+    assert local.check_haproxy(cfg) is None
+    broken = tmp_path / "broken.cfg"
+    broken.write_text(cfg.read_text().replace("hash-type consistent", "hash-type nonsense"))
+    assert local.check_haproxy(broken) is not None  # the check can fail
+
+
+class Lb:
+    """The balancer as the tests' Client sees a server."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.ws_url = url.replace("http://", "ws://") + "/ws"
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    why = _skip()
+    if why is not None:
+        pytest.skip(why)
+    folder = tmp_path_factory.mktemp("cluster")
+    args = ["--bot-delay", "0.05", "--claim-window", "0.05", *TEST_LIMITS]
+    out = subprocess.run(["bash", str(ROOT / "scripts" / "cluster.sh"), "up", "--workers", "2", "--dir",
+                          str(folder), "--lease-ttl", "2", "--", *args],
+                         capture_output=True, text=True, timeout=180, check=False)
+    assert out.returncode == 0, out.stderr
+    state = json.loads((folder / local.STATE).read_text())
+    assert out.stdout.strip() == state["url"]
+    yield state
+    subprocess.run(["bash", str(ROOT / "scripts" / "cluster.sh"), "down", "--dir", str(folder)],
+                   capture_output=True, timeout=120, check=False)
+
+
+def _owners(state: dict[str, Any]) -> dict[str, str | None]:
+    engine = create_engine(state["db"])
+    try:
+        with engine.connect() as conn:
+            return dict(conn.execute(text("SELECT code, owner FROM rooms")).all())  # type: ignore[arg-type]
+    finally:
+        engine.dispose()
+
+
+def _acked_stored(state: dict[str, Any], acked: dict[tuple[str, str], int]) -> int:
+    """How many of the acked ids are stored with the version they were acked at."""
+    engine = create_engine(state["db"])
+    try:
+        with engine.connect() as conn:
+            stored = {(c, i): json.loads(r)["v"] for c, i, r in conn.execute(text(
+                "SELECT room_code, client_id, reply FROM replies WHERE seat = 0"))}
+    finally:
+        engine.dispose()
+    return sum(stored.get(k) == v for k, v in acked.items())
+
+
+class Table:
+    """One room through the balancer: seat 0 a person (this client), three bots."""
+
+    def __init__(self, lb: Lb) -> None:
+        self.lb = lb
+        status, r = post(f"{lb.url}/api/rooms", {"name": "A", "config": {"timer": 0, "hands": 64}})
+        assert status == 200, r
+        self.code, self.token = r["code"], r["token"]
+        self.v: int | None = None
+        self.client: Client | None = None
+        self.acked: dict[tuple[str, str], int] = {}
+        self.closed_with: int | None = None
+
+    def connect(self, deadline: float) -> None:
+        """hello through the balancer at the last version seen, retrying while the room moves."""
+        while True:
+            try:
+                c = Client(self.lb, self.code, self.token, v=self.v)  # type: ignore[arg-type]
+                if c.welcome["t"] == "welcome":
+                    self.client = c
+                    upd = c.state(lambda m: True)
+                    assert self.v is None or upd["v"] >= self.v, (upd["v"], self.v)
+                    self.v = upd["v"]
+                    return
+                assert c.welcome["code"] == "moved", c.welcome
+                c.close()
+            except (OSError, ConnectionClosed):
+                pass
+            assert time.monotonic() < deadline, f"room {self.code} did not resume"
+            time.sleep(0.2)
+
+    def play(self, n: int) -> int:
+        """Act ``n`` times when it is this seat's turn (or ready up between hands); the acks."""
+        c = self.client
+        assert c is not None
+        done = 0
+        while done < n:
+            upd = c.state(lambda m: True)
+            room, view = upd["room"], upd["view"]
+            if room["status"] == "waiting":
+                msg: dict[str, Any] = {"t": "cmd", "id": secrets.token_hex(6), "name": "start"}
+            elif room["status"] == "between" and 0 not in room["ready"]:
+                msg = {"t": "cmd", "id": secrets.token_hex(6), "name": "next"}
+            elif view is not None and view["legal"]:
+                msg = {"t": "act", "id": secrets.token_hex(6), "v": upd["v"], "action": view["legal"][0]}
+            else:
+                c.until(lambda m, v=upd["v"]: m["t"] == "update" and m["v"] > v)
+                continue
+            c.send(msg)
+            reply = c.reply(msg["id"])
+            if reply["t"] == "ack":
+                self.acked[(self.code, msg["id"])] = reply["v"]
+                done += 1
+            else:
+                assert reply["code"] in ("stale", "too_fast"), reply
+            self.v = max(self.v or 0, reply["v"] or 0)
+        return done
+
+    def broken(self) -> None:
+        """Read until the socket closes (its worker died or was drained); remember the close code."""
+        assert self.client is not None
+        try:
+            while True:
+                m = self.client.recv(timeout=20)
+                if m["t"] == "update":
+                    self.v = m["v"]
+        except ConnectionClosed as exc:
+            self.closed_with = exc.rcvd.code if exc.rcvd is not None else None
+        self.client = None
+
+
+def test_kill_9_a_worker_mid_hand_then_drain_the_other(cluster: dict[str, Any]) -> None:
+    lb = Lb(cluster["url"])
+    workers = {w["name"]: w for w in cluster["workers"]}
+    tables: list[Table] = []
+    deadline = time.monotonic() + 60
+    while len({o for o in _owners(cluster).values() if o}) < 2 or len(tables) < TABLES:
+        t = Table(lb)  # created through either worker; the first request takes the lease where it is routed
+        t.connect(time.monotonic() + 20)
+        tables.append(t)
+        assert time.monotonic() < deadline, "rooms did not spread over both workers"
+    for t in tables:
+        t.play(3)
+    owners = _owners(cluster)
+    per = {name: [t for t in tables if owners[t.code] == name] for name in workers}
+    assert all(per.values()), per  # tables spread over both workers
+    victim = max(per, key=lambda n: len(per[n]))
+    other = next(n for n in workers if n != victim)
+
+    # kill -9 mid-hand: every room resumes on the survivor, through the balancer, at its version
+    os.kill(int(workers[victim]["pid"]), signal.SIGKILL)
+    for t in per[victim]:
+        t.broken()
+    start = time.monotonic()
+    for t in tables:
+        if t.client is None:
+            t.connect(time.monotonic() + 30)
+        t.play(2)  # the room goes on
+    took = time.monotonic() - start
+    acked = {k: v for t in tables for k, v in t.acked.items()}
+    assert _acked_stored(cluster, acked) == len(acked)  # nothing acked lost
+    assert set(_owners(cluster).values()) == {other}
+    print(f"kill -9 of {victim}: {len(per[victim])} of {len(tables)} rooms resumed on {other} in {took:.1f} s, "
+          f"{len(acked)} acked, 0 lost")
+
+    # the worker comes back: the balancer routes its codes to it again and it asks for those rooms
+    pid = local.spawn(workers[victim]["cmd"], Path(workers[victim]["log"]))
+    workers[victim]["pid"] = pid
+    cluster["workers"] = list(workers.values())  # so `down` stops the new process
+    (Path(cluster["dir"]) / local.STATE).write_text(json.dumps(cluster))
+    assert local.ready(workers[victim]["url"], 60)
+    assert get(f"{workers[victim]['url']}/readyz")[1]["rooms"] == 0  # its lease ran out and was taken: none restored
+    for t in tables:  # reconnect everyone through the balancer (some now land on the restarted worker)
+        assert t.client is not None
+        t.client.close()
+        t.client = None
+    time.sleep(1.5)  # the balancer's health checks (inter 500 ms, rise 2) see it up again
+    for t in tables:
+        t.connect(time.monotonic() + 30)
+        t.play(1)
+    owners = _owners(cluster)
+    back = [t for t in tables if owners[t.code] == victim]
+    assert back, "no room was handed back to the restarted worker"
+
+    # SIGTERM drains the other: its sockets close with 4001, its rooms resume on the restarted worker
+    drained = [t for t in tables if owners[t.code] == other]
+    os.kill(int(workers[other]["pid"]), signal.SIGTERM)
+    for t in drained:
+        t.broken()
+    assert {t.closed_with for t in drained} == {4001}
+    for t in tables:
+        if t.client is None:
+            t.connect(time.monotonic() + 30)
+        t.play(1)
+    acked = {k: v for t in tables for k, v in t.acked.items()}
+    assert _acked_stored(cluster, acked) == len(acked)
+    assert set(_owners(cluster).values()) == {victim}
+    print(f"restart: {len(back)} rooms handed back; drain of {other}: {len(drained)} rooms resumed, all closed "
+          f"with 4001; {len(acked)} acked in all, 0 lost")
+    for t in tables:
+        if t.client is not None:
+            t.client.close()
