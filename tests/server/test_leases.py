@@ -183,7 +183,7 @@ def test_workers_starting_together_migrate_once(request: pytest.FixtureRequest, 
     def start() -> None:
         try:
             Store(url).close()
-        except BaseException as exc:  # noqa: BLE001 - collected and asserted below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=start) for _ in range(4)]

@@ -7,6 +7,7 @@ and ``cluster.json`` (ports, process ids, each worker's command line) — read b
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -180,10 +181,8 @@ def down(folder: Path = DEFAULT_DIR, *, keep: bool = False) -> bool:
     if state.get("haproxy"):
         stop_pid(int(state["haproxy"]["pid"]))
     if state.get("pg"):
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):  # it never started
             Postgres(Path(state["pg"]["dir"]), int(state["pg"]["port"])).stop(remove=not keep)
-        except subprocess.CalledProcessError:
-            pass  # it never started
     if not keep:
         shutil.rmtree(folder, ignore_errors=True)
     return True
