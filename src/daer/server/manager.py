@@ -185,18 +185,26 @@ class RoomManager:
 
     def keep_leases(self) -> None:
         """Renew this worker's leases; stop serving rooms whose lease was lost, hand over rooms another worker
-        asked for, and take over rooms whose worker died or was drained."""
-        if time.monotonic() - self.renewed > self.leases.ttl:  # leases may have ended: serve nothing stale
-            for code in list(self.rooms):
-                self.drop(code)
-        lost, handover = self.leases.renew({c: r.port for c, r in self.rooms.items()})
+        asked for, and take over rooms whose worker died or was drained (nothing to do for the sole process
+        of a SQLite store)."""
+        if self.leases.sole:
+            return
+        held = dict(self.rooms)
+        self.kept(held, self.leases.extend(list(held)))
+
+    def kept(self, held: dict[str, Room], mine: dict[str, tuple[int, str | None]]) -> None:
+        """Act on a renewal of the leases of ``held`` (the rooms in memory when it started): ``mine`` is what
+        :meth:`daer.server.port.Leases.extend` found still ours."""
         self.renewed = time.monotonic()
+        lost, handover = self.leases.judge({c: r.port for c, r in held.items()}, mine)
         for code in lost:
-            log.warning("room %s: lease lost; no longer serving it", code)
-            self.drop(code)
+            if self.rooms.get(code) is held[code]:  # not dropped or taken again meanwhile
+                log.warning("room %s: lease lost; no longer serving it", code)
+                self.drop(code)
         for code in handover:
-            log.info("room %s: handed over to the worker the balancer sends it to", code)
-            self.release(code)
+            if self.rooms.get(code) is held[code]:
+                log.info("room %s: handed over to the worker the balancer sends it to", code)
+                self.release(code)
         if self.draining:
             return
         for code in self.leases.orphans(ADOPT_PER_TICK):
@@ -206,6 +214,10 @@ class RoomManager:
                         log.info("room %s: taken over", code)
                 except (RoomError, LeaseLost):
                     pass  # another worker was quicker
+
+    def stale(self) -> bool:
+        """True when the leases were not renewed for ``ttl`` seconds (they may have ended)."""
+        return time.monotonic() - self.renewed > self.leases.ttl
 
     def drain(self) -> int:
         """Stop taking rooms and hand every room over (leases released, sockets told to reconnect); how many."""
@@ -220,11 +232,17 @@ class RoomManager:
 
 
 async def keep_leases_forever(manager: RoomManager) -> None:
-    """Run :meth:`RoomManager.keep_leases` every ``ttl / 3`` seconds until cancelled."""
-    while True:
+    """Renew the leases every ``ttl / 3`` seconds until cancelled: the statements in a worker thread (the loop
+    keeps serving), the decisions on the loop.  Past ``ttl`` without a renewal every room is dropped."""
+    while not manager.leases.sole:
         await asyncio.sleep(manager.leases.renew_every)
+        if manager.stale():  # the store did not answer for a whole lease: another worker may serve them now
+            for code in list(manager.rooms):
+                manager.drop(code)
         try:
-            manager.keep_leases()
+            held = dict(manager.rooms)
+            mine = await asyncio.to_thread(manager.leases.extend, list(held))
+            manager.kept(held, mine)
         except Exception:
             log.exception("lease renewal failed")
 

@@ -134,18 +134,18 @@ class Leases:
         """Release a room's lease (drained, handed over, or the room left memory)."""
         sql.release(self.store.engine, port.code, port.owner, port.epoch)
 
-    def renew(self, held: dict[str, RoomPort]) -> tuple[list[str], list[str]]:
-        """Renew every lease of this worker; (rooms lost: held here but no longer ours at our epoch,
-        rooms to hand over: wanted by another worker and held at least ``ttl`` seconds).  Leases this
-        worker holds for rooms no longer in memory are released."""
-        mine = sql.renew(self.store.engine, self.owner, self.ttl)
+    def extend(self, codes: list[str]) -> dict[str, tuple[int, str | None]]:
+        """Renew this worker's leases of these rooms (SQL only: safe in a worker thread); {code: (epoch,
+        wanted_by)} of those it still holds.  A lease of a room no longer in memory is not renewed: it ends."""
+        return sql.renew(self.store.engine, self.owner, self.ttl, codes)
+
+    def judge(self, held: dict[str, RoomPort], mine: dict[str, tuple[int, str | None]]) -> tuple[list[str], list[str]]:
+        """After :meth:`extend`: (rooms lost — held here but no longer ours at our epoch, rooms to hand over —
+        wanted by another worker and held at least ``ttl`` seconds)."""
         now = time.monotonic()
         lost = [c for c, port in held.items() if mine.get(c, (None, None))[0] != port.epoch]
         handover = [c for c, port in held.items() if c not in lost and mine[c][1] not in (None, self.owner)
                     and now - port.since >= self.ttl]
-        for code, (epoch, _wanted) in mine.items():
-            if code not in held:
-                sql.release(self.store.engine, code, self.owner, epoch)
         return lost, handover
 
     def orphans(self, limit: int = 100) -> list[str]:

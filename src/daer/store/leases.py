@@ -66,13 +66,18 @@ def acquire(engine: Engine, code: str, owner: str, ttl: float, *, steal: bool = 
         return int(epoch) if epoch is not None else None
 
 
-def renew(engine: Engine, owner: str, ttl: float) -> dict[str, tuple[int, str | None]]:
-    """Extend every lease ``owner`` holds; {code: (epoch, wanted_by)} of those it still holds."""
+def renew(engine: Engine, owner: str, ttl: float, codes: list[str]) -> dict[str, tuple[int, str | None]]:
+    """Extend ``owner``'s leases of these rooms; {code: (epoch, wanted_by)} of those it still holds."""
+    mine: dict[str, tuple[int, str | None]] = {}
     with engine.begin() as conn:
-        conn.execute(update(_ROOMS).where(_ROOMS.c.owner == owner).values(lease_until=now(conn) + ttl))
-        rows = conn.execute(select(_ROOMS.c.code, _ROOMS.c.lease_epoch, _ROOMS.c.wanted_by)
-                            .where(_ROOMS.c.owner == owner)).all()
-        return {r.code: (int(r.lease_epoch), r.wanted_by) for r in rows}
+        for i in range(0, len(codes), 500):
+            chunk = codes[i:i + 500]
+            conn.execute(update(_ROOMS).where(_ROOMS.c.owner == owner, _ROOMS.c.code.in_(chunk))
+                         .values(lease_until=now(conn) + ttl))
+            rows = conn.execute(select(_ROOMS.c.code, _ROOMS.c.lease_epoch, _ROOMS.c.wanted_by)
+                                .where(_ROOMS.c.owner == owner, _ROOMS.c.code.in_(chunk))).all()
+            mine.update({r.code: (int(r.lease_epoch), r.wanted_by) for r in rows})
+    return mine
 
 
 def release(engine: Engine, code: str, owner: str, epoch: int) -> bool:
