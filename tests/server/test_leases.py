@@ -17,7 +17,7 @@ from daer.server.bounds import RoomConfig, RoomError
 from daer.server.manager import RoomManager
 from daer.server.seating import Conn, Seat
 from daer.store import Store
-from daer.store.leases import LeaseLost, holder
+from daer.store.leases import LeaseLost, expire_unclaimed, holder
 
 
 def _expire(store: Store, code: str) -> None:
@@ -196,3 +196,16 @@ def test_workers_starting_together_migrate_once(request: pytest.FixtureRequest, 
     with store.engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     store.close()
+
+
+def test_rooms_made_in_a_cluster_that_nobody_joined_expire_and_a_claimed_one_stays(db_url: str) -> None:
+    a, b = _workers(db_url)
+    idle = a.create(RoomConfig(timer=0), "A")[0].code
+    used = a.create(RoomConfig(timer=0), "A")[0].code
+    assert b.get(used) is not None  # somebody connected: its worker holds it
+    assert expire_unclaimed(a.store.engine, created_before=0.0) == 0  # nothing old enough
+    assert expire_unclaimed(a.store.engine, created_before=float("inf")) == 1
+    assert a.get(idle) is None  # expired: never served
+    assert used in b.rooms and b.store.load_room(used).status == "waiting"  # type: ignore[union-attr]
+    for m in (a, b):
+        m.store.close()

@@ -108,6 +108,17 @@ def orphans(engine: Engine, owner: str, limit: int = 100) -> list[str]:
         return [r.code for r in rows]
 
 
+def expire_unclaimed(engine: Engine, created_before: float) -> int:
+    """Close rooms made through some worker but never served (no lease ever taken: nobody connected) that were
+    created before ``created_before`` (wall clock, as ``rooms.created_at``); the condition is the compare-and-set
+    (a worker taking one meanwhile keeps it).  How many."""
+    with engine.begin() as conn:
+        res = conn.execute(update(_ROOMS).where(
+            _ROOMS.c.status == "waiting", _ROOMS.c.lease_epoch == 0, _ROOMS.c.owner.is_(None),
+            _ROOMS.c.created_at < created_before).values(status="expired", version=_ROOMS.c.version + 1))
+        return int(res.rowcount or 0)
+
+
 def owned(engine: Engine, owner: str, statuses: tuple[str, ...] = LIVE) -> list[str]:
     """Codes of the rooms in ``statuses`` whose lease names ``owner`` (expired or not)."""
     with engine.connect() as conn:
@@ -124,5 +135,5 @@ def holder(engine: Engine, code: str) -> tuple[str | None, int, bool] | None:
         return None if r is None else (r.owner, int(r.lease_epoch), bool(r.expired))
 
 
-__all__ = ["LIVE", "Fence", "LeaseLost", "acquire", "holder", "now", "orphans", "owned",
+__all__ = ["LIVE", "Fence", "LeaseLost", "acquire", "expire_unclaimed", "holder", "now", "orphans", "owned",
            "release", "renew", "want"]
