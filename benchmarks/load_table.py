@@ -202,8 +202,13 @@ async def main(args: argparse.Namespace) -> None:
             lat = sorted(x for t in tables for x in t.latencies)
             print(f"tables: {args.tables} requested, {held} held (connected, moving in the last 10 s); "
                   f"ramp {ramp:.1f} s; failed clients {len(failed)}"
-                  + (f" (first: {failed[0]!r})" if failed else "")
                   + (f"; plus {args.hard} rooms of 'hard' (search) bots, reported apart" if args.hard else ""))
+            why: dict[str, int] = {}
+            for r in failed:
+                key = f"{type(r).__name__}: {str(r)[:120]}"
+                why[key] = why.get(key, 0) + 1
+            for key, k in sorted(why.items(), key=lambda kv: -kv[1])[:5]:
+                print(f"  failed {k}× {key}")
             hard_lat = sorted(x for t in hard for x in t.latencies)
             if hard_lat:
                 top = hard_lat[min(len(hard_lat) - 1, int(len(hard_lat) * 0.99))]
@@ -240,8 +245,10 @@ async def main(args: argparse.Namespace) -> None:
                   f"{cpu / max(acts, 1) * 1e6:.0f} µs per action, {acts / span:.1f} actions/s, "
                   f"{cpu / span / cores:.0%} of the {cores} cores; load client CPU {(me1 - me0) / span / cores:.0%} "
                   f"of the cores ({len(metrics)} server process(es) measured)")
-            print(f"server RSS {rss / 1024:.0f} MiB (peak {peak / 1024:.0f} MiB); bot delay {args.bot_delay} s, "
-                  f"think {args.think} s")
+            if srv is not None:
+                print(f"server RSS {rss / 1024:.0f} MiB (peak {peak / 1024:.0f} MiB)")
+            pace = f"{args.bot_delay} s" if srv is not None else "the running server's own"
+            print(f"bot delay {pace}, think {args.think} s")
         finally:
             if srv is not None:
                 srv.stop()

@@ -82,7 +82,7 @@ def test_debug_is_daer_s_own_a_library_s_debug_lines_stay_out(capsys: pytest.Cap
     root, ours = logging.getLogger(), logging.getLogger("daer")
     saved = (list(root.handlers), root.level, ours.level)
     try:
-        setup_logging("json", "debug")
+        setup_logging("json", "debug", worker="m1:8001")
         logging.getLogger("websockets.server").debug("< TEXT '{\"t\": \"hello\", ...}'")  # would quote frames
         logging.getLogger("daer.server").debug("act", extra=ctx("act", room="ABCDEFGHJKLM"))
         logging.getLogger("uvicorn.error").info("started")
@@ -92,6 +92,7 @@ def test_debug_is_daer_s_own_a_library_s_debug_lines_stay_out(capsys: pytest.Cap
         ours.setLevel(saved[2])
     lines = [json.loads(x) for x in capsys.readouterr().err.splitlines()]
     assert [(x["logger"], x["event"]) for x in lines] == [("daer.server", "act"), ("uvicorn.error", "log")]
+    assert {x["worker"] for x in lines} == {"m1:8001"}  # every line says which worker of a cluster wrote it
 
 
 def test_the_leak_detector_finds_a_hand_in_any_usual_form() -> None:

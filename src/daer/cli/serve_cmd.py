@@ -153,11 +153,12 @@ def serve(
         idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every,
         allowed_origins=tuple(o.rstrip("/") for o in allowed_origin or ()),
     )
-    setup_logging(log_format.value, log_level.value)
+    worker = worker_id or f"{socket.gethostname()}:{port}"
+    setup_logging(log_format.value, log_level.value, worker=worker)
     url = database_url(db)
     app = create_app(url, bot_delay=bot_delay, limits=limits, claim_window=claim_window,
                      metrics=metrics.value, gc_mode=gc.value, sqlite_sync=sqlite_sync.value,
-                     worker=worker_id or f"{socket.gethostname()}:{port}", lease_ttl=lease_ttl)
+                     worker=worker, lease_ttl=lease_ttl)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
     uvicorn.run(app, host=host, port=port, loop=loop.value, log_level="warning", log_config=None,
                 ws_max_size=65536, ws_ping_interval=20)

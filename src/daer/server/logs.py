@@ -61,14 +61,19 @@ def _context(record: logging.LogRecord) -> tuple[dict[str, Any], list[str]]:
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: ``ts`` (UTC, ms), ``level``, ``logger``, ``event``, ``msg``, the context, ``exc``."""
+    """One JSON object per line: ``ts`` (UTC, ms), ``level``, ``logger``, ``worker`` (its name in a cluster, when
+    given), ``event``, ``msg``, the context, ``exc``."""
+
+    def __init__(self, worker: str | None = None) -> None:
+        super().__init__()
+        self.worker = {"worker": worker} if worker else {}
 
     def format(self, record: logging.LogRecord) -> str:
         fields, dropped = _context(record)
         out: dict[str, Any] = {
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
-            "level": record.levelname, "logger": record.name, "event": fields.pop("event", None) or "log",
-            "msg": scrub(record.getMessage()), **fields,
+            "level": record.levelname, "logger": record.name, **self.worker,
+            "event": fields.pop("event", None) or "log", "msg": scrub(record.getMessage()), **fields,
         }
         if dropped:
             out["dropped"] = dropped
@@ -93,11 +98,12 @@ class TextFormatter(logging.Formatter):
         return scrub(line)
 
 
-def setup_logging(fmt: LogFormat = "text", level: str = "info") -> None:
+def setup_logging(fmt: LogFormat = "text", level: str = "info", worker: str | None = None) -> None:
     """Send every logger's records (the app's and uvicorn's) to stderr in ``fmt``: daer's from ``level`` up,
-    the libraries' from INFO up whatever ``level`` says (a library's DEBUG lines may quote whole frames)."""
+    the libraries' from INFO up whatever ``level`` says (a library's DEBUG lines may quote whole frames);
+    ``worker`` names this process on every JSON line (a cluster's logs, gathered, still say who wrote each)."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
+    handler.setFormatter(JsonFormatter(worker) if fmt == "json" else TextFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
