@@ -174,9 +174,9 @@ function mySeat(u, ctx) {
   return h("div", { class: `seat me${view.to_act ? " turn" : ""}`, "data-seat": S.seat, "data-pos": "me", id: "me" },
     h("div", { class: "who" }, h("span", { class: "nm" }, `${t("you")} · ${seat.name}`), ...badges(room, view, S.seat),
       h("span", { class: "grow" }), h("span", { class: "stat score" }, `${t("score")} ${ctx.amt(seat.score)}`)),
-    tableCards(view, S.seat),
-    u.waits.length ? h("div", { class: "waits", id: "waits" }, `${t("waitsHint")}:`,
-      u.waits.map(([k, hu]) => h("span", { class: "row" }, card(k, { size: "mini" }), `${hu}${t("hu")}`))) : null,
+    h("div", { class: "mine" }, tableCards(view, S.seat), // one's melds, discards and 叫牌 share rows while they fit
+      u.waits.length ? h("div", { class: "waits", id: "waits" }, `${t("waitsHint")}:`,
+        u.waits.map(([k, hu]) => h("span", { class: "row" }, card(k, { size: "mini" }), `${hu}${t("hu")}`))) : null),
     actionBar(u, ctx),
     handEl);
 }
@@ -185,8 +185,10 @@ function mySeat(u, ctx) {
 function cardWidth(columns) {
   const w = window.innerWidth;
   const avail = w >= WIDE ? Math.min(w - 340, 1100) : w - 12;
-  const cw = Math.floor(avail / Math.max(columns, 1)) - 3;
-  return Math.max(16, Math.min(cw, w >= WIDE ? 46 : 30));
+  const cw = Math.floor(avail / Math.max(columns, 1)) - 2; // 2 px between columns
+  // a desktop's hand is also bounded by the height (a column of four is 5.8 card widths tall); twenty kinds
+  // in a hand still fit a 360 px phone at 15 px
+  return Math.max(14, Math.min(cw, w >= WIDE ? Math.min(46, Math.floor(window.innerHeight / 20)) : 30));
 }
 
 // What one may do, drawn as the cards it would lay down: 吃 with its 列 and each 比 列, 碰/招 with their cards,
