@@ -3,6 +3,7 @@ event and the latency; never a seat token, never a card of a concealed hand."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -160,3 +161,33 @@ def test_the_logs_of_a_played_hand_hold_its_story_but_no_token_and_no_concealed_
     hands = [h for h in dealt.hands if h]
     assert len(hands) == 3 and all(leaks(str(h), []) for h in hands)  # concealed hands were dealt; each is found
     assert leaks(server.log.read_text(), secret_words) == []
+
+
+def test_a_room_moving_between_workers_is_logged_with_its_code(db_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Handed over, taken over and lease lost: each a line with its event and the room's code, so the gathered
+    logs of a cluster follow a table from one worker to the next."""
+    from sqlalchemy import text  # noqa: PLC0415
+
+    from daer.server.bounds import RoomConfig  # noqa: PLC0415
+    from daer.server.manager import RoomManager  # noqa: PLC0415
+    from daer.store import Store  # noqa: PLC0415
+
+    a, b = (RoomManager(Store(db_url), bot_delay=0.0, worker=w, lease_ttl=30.0, sole=False) for w in "ab")
+    try:
+        code = a.create(RoomConfig(timer=0), "A")[0].code
+        assert a.get(code) is not None
+        with contextlib.suppress(Exception):
+            b.get(code)  # "moved": b asks a for the room
+        a.rooms[code].port.since -= 60
+        with caplog.at_level(logging.INFO, logger="daer"):
+            a.keep_leases()  # a hands it over
+            assert b.get(code) is not None
+            with b.store.engine.begin() as conn:  # b stops renewing (dead) and its lease runs out
+                conn.execute(text("UPDATE rooms SET lease_until = 0 WHERE code = :c"), {"c": code})
+            a.keep_leases()  # a takes it over
+            b.keep_leases()  # b comes back: its lease is gone
+        seen = {(getattr(r, "daer", {}).get("event"), getattr(r, "daer", {}).get("room")) for r in caplog.records}
+        assert {("handed_over", code), ("taken_over", code), ("lease_lost", code)} <= seen, seen
+    finally:
+        for m in (a, b):
+            m.store.close()

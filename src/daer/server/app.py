@@ -204,7 +204,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         def drain_then_stop() -> None:
             ops.draining = True
             n = manager().drain()
-            log.info("drained: %d rooms handed over", n)
+            log.info("drained: %d rooms handed over", n, extra=ctx("drained", rooms=n))
             if callable(before):  # the server's own shutdown closes sockets with 1012: let ours (4001) go first
                 loop.call_later(DRAIN_GRACE, before, signal.SIGTERM, None)
 

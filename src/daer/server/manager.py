@@ -20,6 +20,7 @@ from daer.engine import GameState
 from daer.server import protocol as p
 from daer.server.bounds import RoomConfig, RoomError, check_config
 from daer.server.dealing import PendingDeal, fairness_of
+from daer.server.logs import ctx
 from daer.server.port import DEFAULT_TTL, LeaseLost, Leases, RoomPort
 from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, EXPIRED, LIVE, Room, action_codec, moved
 from daer.server.seating import Seat, token_hash
@@ -139,7 +140,8 @@ class RoomManager:
         if room is None:
             return
         if isinstance(exc, WriteConflict):  # the fence refused it: another worker holds the lease now
-            log.warning("room %s: lease lost (epoch %d); no longer serving it", code, room.port.epoch)
+            log.warning("room %s: lease lost (epoch %d); no longer serving it", code, room.port.epoch,
+                        extra=ctx("lease_lost", room=code))
             self.rooms.pop(code, None)
             room.stop(lost=True)
             return
@@ -199,11 +201,12 @@ class RoomManager:
         lost, handover = self.leases.judge({c: r.port for c, r in held.items()}, mine)
         for code in lost:
             if self.rooms.get(code) is held[code]:  # not dropped or taken again meanwhile
-                log.warning("room %s: lease lost; no longer serving it", code)
+                log.warning("room %s: lease lost; no longer serving it", code, extra=ctx("lease_lost", room=code))
                 self.drop(code)
         for code in handover:
             if self.rooms.get(code) is held[code]:
-                log.info("room %s: handed over to the worker the balancer sends it to", code)
+                log.info("room %s: handed over to the worker the balancer sends it to", code,
+                         extra=ctx("handed_over", room=code))
                 self.release(code)
         if self.draining:
             return
@@ -211,7 +214,7 @@ class RoomManager:
             if code not in self.rooms:
                 try:
                     if self.get(code) is not None:
-                        log.info("room %s: taken over", code)
+                        log.info("room %s: taken over", code, extra=ctx("taken_over", room=code))
                 except (RoomError, LeaseLost):
                     pass  # another worker was quicker
 

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from daer.server.logs import ctx
 from daer.store import ActionRow, ReplyRow, SeatRow, Store
 from daer.store import leases as sql
 from daer.store.leases import Fence, LeaseLost
@@ -65,7 +66,8 @@ class RoomPort:
             result = write(self._fence())
         except WriteConflict as exc:  # committed at once and refused (a unit queued for the tick fails later:
             # the writer's on_fail, RoomManager.store_failed)
-            log.warning("room %s: lease lost (epoch %d); no longer serving it", self.code, self.epoch)
+            log.warning("room %s: lease lost (epoch %d); no longer serving it", self.code, self.epoch,
+                        extra=ctx("lease_lost", room=self.code))
             self.lost()
             raise LeaseLost(self.code) from exc
         if version is not None:
