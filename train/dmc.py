@@ -21,8 +21,8 @@ Two targets for one network (features of ``daer.bots.learned``, one output per a
 Every ``--eval-minutes`` minutes it exports the weights (numpy, float16), plays ``--eval-deals`` fixed
 duplicate deals against the heuristic bot (the arena's own ``play_deal``: the same deals each time, so the
 points of the curve are paired) and appends the result to ``curve.jsonl``; writes ``checkpoint.pt``
-(model, optimiser, counters, random states: ``--resume`` continues from it; the replay buffer is refilled,
-not saved), the plot (``--plot``), and ``best.npz`` (the best evaluated weights).  Seeded: deal ``h`` is
+(model, optimiser, counters, random states: ``--resume`` continues from it) with ``buffer.npz`` (the
+replay buffer), the plot (``--plot``), and ``best.npz`` (the best evaluated weights).  Seeded: deal ``h`` is
 ``f"train:{seed}:{h}"``, every random choice comes from ``--seed``.  One thread (torch.set_num_threads(1)):
 it is meant to run niced, on one core.
 """
@@ -98,6 +98,23 @@ class Buffer:
         self.obs[i], self.heur[i], self.act[i], self.ret[i] = obs, heur, act, ret
         self.pos = (i + 1) % self.capacity
         self.size = min(self.size + 1, self.capacity)
+
+    def save(self, path: Path) -> None:
+        """Write the samples held (the checkpoint's companion: ``--resume`` reloads them)."""
+        n = self.size
+        np.savez(path, obs=self.obs[:n], heur=self.heur[:n], act=self.act[:n], ret=self.ret[:n],
+                 pos=np.array(self.pos))
+
+    def load(self, path: Path) -> None:
+        """Read samples written by :meth:`save` (the most recent ones, if they do not all fit)."""
+        with np.load(path) as z:
+            n = min(len(z["ret"]), self.capacity)
+            pos = int(z["pos"])
+            order = np.r_[pos:len(z["ret"]), 0:pos] if len(z["ret"]) == self.capacity else np.arange(len(z["ret"]))
+            order = order[-n:]
+            self.obs[:n], self.heur[:n], self.act[:n], self.ret[:n] = (z["obs"][order], z["heur"][order],
+                                                                       z["act"][order], z["ret"][order])
+        self.size, self.pos = n, n % self.capacity
 
     def batch(self, rng: np.random.Generator, n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         idx = rng.integers(0, self.size, size=n)
@@ -239,6 +256,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         nrng.bit_generator.state = saved["nrng"]
         torch.set_rng_state(saved["torch_rng"])
     buf = Buffer(args.buffer)
+    if args.resume and (run / "buffer.npz").exists():
+        buf.load(run / "buffer.npz")
     policy = HeuristicBot(rules)
     meta = {"rules": rules.name, "hidden": args.hidden, "seed": args.seed, "target": args.target}
     if args.target == "advantage":
@@ -275,6 +294,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         torch.save({"model": net.state_dict(), "optim": opt.state_dict(), "state": st, "rng": rng.getstate(),
                     "nrng": nrng.bit_generator.state, "torch_rng": torch.get_rng_state(), "args": vars(args)},
                    ckpt)
+        buf.save(run / "buffer.npz")
         if args.plot is not None:
             plot_curves(args.plot, {args.target: st["curve"]},
                         f"{rules.name}: learned − heuristic, {args.eval_deals} fixed duplicate deals")

@@ -1,7 +1,7 @@
 """Plot learning curves written by ``train/dmc.py`` (``curve.jsonl``) on one figure.
 
-    python train/plot.py docs/img/learned-curve.png "DMC (returns)=train/runs/luzhou-dmc/curve.jsonl" \\
-        "rollout advantages=train/runs/luzhou/curve.jsonl"
+    python train/plot.py docs/img/learned-curve.png "luzhou, DMC=train/runs/luzhou-dmc/curve.jsonl" \\
+        "luzhou, advantages=train/runs/luzhou/curve.jsonl" "paohuzi, advantages=train/runs/paohuzi/curve.jsonl"
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 
 def plot_curves(out: Path, curves: dict[str, list[dict[str, Any]]], title: str) -> None:
-    """Learned − heuristic with its 95% CI against hours of training, one line per run."""
+    """Learned − heuristic with its 95% CI against CPU minutes of training, one line per run."""
     import matplotlib  # noqa: PLC0415 (the train extra; imported only to plot)
 
     matplotlib.use("Agg")
@@ -21,11 +21,11 @@ def plot_curves(out: Path, curves: dict[str, list[dict[str, Any]]], title: str) 
 
     fig, ax = plt.subplots(figsize=(7, 3.6), dpi=100)
     for label, curve in curves.items():
-        xs = [c["minutes"] / 60 for c in curve]
+        xs = cpu_minutes(curve)
         ax.errorbar(xs, [c["diff"] for c in curve], yerr=[c["ci95"] for c in curve], marker="o", ms=3,
                     capsize=2, lw=1.2, label=label)
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("hours of training (one niced core of a shared 2-core machine)")
+    ax.set_xlabel("CPU minutes of training (one niced thread; evaluation included)")
     ax.set_ylabel("learned − heuristic\npoints / hand (95% CI)")
     ax.set_title(title, fontsize=9)
     ax.grid(alpha=0.3)
@@ -35,6 +35,17 @@ def plot_curves(out: Path, curves: dict[str, list[dict[str, Any]]], title: str) 
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out)
     plt.close(fig)
+
+
+def cpu_minutes(curve: list[dict[str, Any]]) -> list[float]:
+    """Cumulative CPU minutes at each point (a resumed run's process starts its count at 0 again)."""
+    out, offset, last = [], 0.0, 0.0
+    for c in curve:
+        if c["cpu_seconds"] < last:
+            offset += last
+        last = c["cpu_seconds"]
+        out.append((offset + last) / 60)
+    return out
 
 
 def read_curve(path: Path) -> list[dict[str, Any]]:
@@ -48,7 +59,7 @@ def main(argv: list[str]) -> None:
     for spec in specs:
         label, _, path = spec.rpartition("=")
         curves[label or path] = read_curve(Path(path))
-    plot_curves(Path(out), curves, "luzhou: learned − heuristic on fixed duplicate deals during training")
+    plot_curves(Path(out), curves, "raw network (no margin) − heuristic bot, 400 fixed duplicate deals per point")
 
 
 if __name__ == "__main__":

@@ -139,9 +139,32 @@ def test_the_training_script_runs_a_few_hands_and_resumes(tmp_path: Path) -> Non
     assert len(curve) == 1 and curve[0]["hands"] == 8
     net = QNet.load(run / "latest.npz")
     assert net.layers[0][0].shape == (FEATURES, 16) and net.meta["target"] == "advantage"
+    assert (run / "buffer.npz").exists()
     st2 = dmc.main([*args[:3], "16", *args[4:], "--resume"])
     assert st2["hands"] == 16 and st2["steps"] > st["steps"] and len(st2["curve"]) == 2
     # the DMC variant (returns, then self-play) runs too
     st3 = dmc.main(["--run", str(tmp_path / "dmc"), "--target", "return", "--max-hands", "16", "--eval-deals", "2",
                     "--hidden", "16", "--batch", "32", "--selfplay-after", "8"])
     assert st3["hands"] == 16 and st3["curve"][0]["selfplay"]
+
+
+@pytest.mark.parametrize("meta", [{"target": "return"}, {"target": "return", "margin": 0.5},
+                                  {"target": "advantage", "margin": 0.0}])
+def test_every_kind_of_network_chooses_legally(meta: dict[str, object]) -> None:
+    rng = np.random.default_rng(1)
+    layers = [(rng.normal(size=(FEATURES, 8)).astype(np.float32), rng.normal(size=8).astype(np.float32)),
+              (rng.normal(size=(8, N_ACTIONS)).astype(np.float32), rng.normal(size=N_ACTIONS).astype(np.float32))]
+    rules = find_rules()
+    bot = LearnedBot(rules, net=QNet(layers, meta))
+    deviations = decisions = 0
+    for hand in range(12):
+        state = new_hand(rules, seed=f"kinds:{hand}", dealer=hand % rules.table.seats)
+        while not state.over:
+            view = state.view(state.to_act()[0], log=False)
+            choice = bot.choose(view)
+            assert choice in view.legal
+            if len(view.legal) > 1:
+                decisions += 1
+                deviations += choice != bot.policy.choose(view)
+            state.apply(choice)
+    assert 0 < deviations < decisions  # random weights: it neither always nor never leaves the heuristic choice

@@ -147,7 +147,8 @@ class LearnedBot:
     Weights trained on advantages (``meta["target"] == "advantage"``, see ``train/dmc.py``) value each
     candidate against the heuristic bot's choice, which counts 0: the bot leaves the heuristic choice
     only for a candidate valued above ``meta["margin"]`` points.  Weights trained on returns
-    (``"return"``) value every legal action; the bot plays the highest.
+    (``"return"``) value every legal action: with a margin, the same rule on the values minus the
+    heuristic choice's; without one, the bot plays the highest.
     """
 
     name = "learned"
@@ -170,10 +171,12 @@ class LearnedBot:
         for a in legal:
             if isinstance(a, Hu):
                 return a
-        if self.net.meta.get("target") != "advantage":
+        meta = self.net.meta
+        advantage = meta.get("target") == "advantage"
+        if not advantage and "margin" not in meta:
             x, idx = features(view, self.policy)
             return legal[int(np.argmax(self.net.values(x)[idx]))]
-        cands = candidates(view, self.policy, int(self.net.meta.get("width", 4)))
+        cands = candidates(view, self.policy, int(meta.get("width", 4)))
         if len(cands) == 1:
             return legal[cands[0]]
         idx = legal_indices(view)
@@ -181,7 +184,9 @@ class LearnedBot:
         x[:OBS_SIZE] = encode_view(view)
         x[OBS_SIZE + idx[cands[0]]] = 1.0
         q = self.net.values(x)
-        best, value = cands[0], float(self.net.meta.get("margin", 0.0))
+        if not advantage:
+            q = q - q[idx[cands[0]]]
+        best, value = cands[0], float(meta.get("margin", 0.0))
         for i in cands[1:]:
             if q[idx[i]] > value:
                 best, value = i, float(q[idx[i]])
