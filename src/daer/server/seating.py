@@ -77,7 +77,8 @@ def close_soon(conns: list[Conn]) -> None:
         for c in conns:
             c.push(None)
 
-    asyncio.get_event_loop().call_soon(close)
+    if conns:  # nothing to close needs no loop (a room stopped outside the server, e.g. by a script)
+        asyncio.get_event_loop().call_soon(close)
 
 
 @dataclass
