@@ -42,6 +42,10 @@ def scan(page: Page, source: str, where: str) -> list[str]:
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(source)  # evaluated by the browser's debugger, outside the page's CSP
     assert page.evaluate("() => axe.version") == AXE_VERSION[1]  # type: ignore[index]
+    # colours are checked at rest: a call-out fading in would be measured half transparent
+    page.evaluate("""async () => { for (let i = 0; i < 40; i++) {
+        if (!document.getAnimations().some(a => a.playState === 'running')) return;
+        await new Promise(r => setTimeout(r, 100)); } }""")
     result: dict[str, Any] = page.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
     found = []
     for v in result["violations"]:
@@ -58,8 +62,10 @@ def scan(page: Page, source: str, where: str) -> list[str]:
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_every_page_passes_the_accessibility_scan_with_no_console_error(
         server: Server, browser: Any, axe_source: str, size: str) -> None:
+    # reduced motion: the page at rest (the animations have their own test in test_table_play.py)
     ctx = (browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True,
-                               has_touch=True) if size == "phone" else browser.new_context(viewport=DESKTOP))
+                               has_touch=True, reduced_motion="reduce") if size == "phone"
+           else browser.new_context(viewport=DESKTOP, reduced_motion="reduce"))
     try:
         page = ctx.new_page()
         errors = strict(page)
@@ -89,8 +95,9 @@ def test_every_page_passes_the_accessibility_scan_with_no_console_error(
 
 def test_a_claim_offered_the_join_form_and_the_spectators_table_pass_the_scan(
         server: Server, browser: Any, axe_source: str) -> None:
-    host_ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    other_ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    phone = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+             "reduced_motion": "reduce"}
+    host_ctx, other_ctx = browser.new_context(**phone), browser.new_context(**phone)
     try:
         host, other = host_ctx.new_page(), other_ctx.new_page()
         errors, other_errors = strict(host), strict(other)
