@@ -62,6 +62,11 @@ def test_metrics_parse_and_grow_with_the_actions_of_a_bot_table(server: Server) 
     assert after["daer_actions_total{by=server}"] > before["daer_actions_total{by=server}"]  # the 3 bots
     assert after["daer_action_seconds_count{}"] - before["daer_action_seconds_count{}"] == 3
     assert after["daer_store_write_seconds_count{op=append_action}"] > 3
+    # every stored action went through a group commit, some of them together with others
+    commit = "daer_store_write_seconds_count{op=commit}"
+    commits = after[commit] - before.get(commit, 0)
+    units = after["daer_store_group_units_sum{}"] - before["daer_store_group_units_sum{}"]
+    assert 0 < commits <= units and units >= 3 + 3
     assert any(k.startswith("daer_bot_think_seconds_count{bot=") and v > 0 for k, v in after.items())
     assert after["daer_tables{status=playing}"] >= 1
     assert after["daer_connections{}"] >= 1

@@ -7,7 +7,9 @@ What is measured (one process, one registry of its own, so the library's default
 - ``daer_actions_total{by}`` — every applied action (``by="player"``: a person's act, ``"server"``: bots,
   托管 and timeouts); its ``rate()`` is actions per second;
 - ``daer_action_seconds`` — a person's act, from the message received to its ack (verify, store, broadcast);
-- ``daer_store_write_seconds{op}`` — each write of the store (``append_action``, ``update_room`` ...);
+- ``daer_store_write_seconds{op}`` — each write call of the store (``append_action``, ``update_room`` ...: most
+  only queue their statements), and ``op="commit"``, each commit of the writer (a tick's group commit);
+- ``daer_store_group_units`` — the changes committed together in one group commit;
 - ``daer_gc_pause_seconds{generation}`` — every collection, timed with :data:`gc.callbacks` (start to stop),
   ``daer_gc_pause_max_seconds{generation}``, the longest since start (the start-up collection before the
   freeze is not counted), and ``daer_gc_pause_cpu_max_seconds{generation}``, the most CPU one took (on a
@@ -73,6 +75,8 @@ GC_CPU_MAX = Gauge("daer_gc_pause_cpu_max_seconds", "The most CPU time one garba
                    "(its wall time minus the time other processes held the core)", ["generation"], registry=REGISTRY)
 THINK_SECONDS = Histogram("daer_bot_think_seconds", "A bot choosing an action (inline, or a search bot's decision "
                           "in the process pool, from submit to answer)", ["bot"], buckets=_THINK, registry=REGISTRY)
+GROUP_UNITS = Histogram("daer_store_group_units", "Changes (units) committed together in one group commit",
+                        buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500), registry=REGISTRY)
 FROZEN = Gauge("daer_gc_frozen_objects", "Objects in the collector's permanent generation (gc.freeze): with "
                "--gc tuned every survivor of a collection", registry=REGISTRY)
 FROZEN.set_function(gc.get_freeze_count)
@@ -167,6 +171,11 @@ def time_store(store: Store) -> None:
         setattr(store, op, timed(STORE_SECONDS.labels(op=op), getattr(store, op)))
 
 
+def _committed(seconds: float, units: int) -> None:
+    STORE_SECONDS.labels(op="commit").observe(seconds)
+    GROUP_UNITS.observe(units)
+
+
 def think_timer(bot: object, choose: Callable[P, R]) -> Callable[P, R]:
     """A bot's ``choose`` timed into ``daer_bot_think_seconds``, labelled by the bot's class."""
     return timed(THINK_SECONDS.labels(bot=type(bot).__name__), choose)
@@ -216,6 +225,7 @@ class Ops:
         _live.manager = manager
         self.store = manager.store
         time_store(manager.store)
+        manager.store.writer.on_commit = _committed
         self.ready = True
 
     async def healthz(self, _request: Request) -> Response:
