@@ -94,9 +94,9 @@ class Table:
                     self.errors[m["code"]] = self.errors.get(m["code"], 0) + 1
 
 
-GcSample = tuple[dict[float, float], float, dict[str, float], dict[str, float]]
+GcSample = tuple[dict[float, float], float, dict[str, float], dict[str, float], dict[float, float]]
 """All generations together: cumulative bucket counts by upper bound, count; by generation the longest pause and
-the most CPU time one took (s)."""
+the most CPU time one took (s); cumulative bucket counts of the pauses' CPU time."""
 
 
 async def gc_pauses(http: httpx.AsyncClient, urls: list[str]) -> GcSample:
@@ -106,11 +106,15 @@ async def gc_pauses(http: httpx.AsyncClient, urls: list[str]) -> GcSample:
     count = 0.0
     longest: dict[str, float] = {}
     cpu: dict[str, float] = {}
+    cpu_buckets: dict[float, float] = {}
     for family in text_string_to_metric_families(text):
         for s in family.samples:
             if s.name == "daer_gc_pause_seconds_bucket":
                 le = float(s.labels["le"])
                 buckets[le] = buckets.get(le, 0.0) + s.value
+            elif s.name == "daer_gc_pause_cpu_seconds_bucket":
+                le = float(s.labels["le"])
+                cpu_buckets[le] = cpu_buckets.get(le, 0.0) + s.value
             elif s.name == "daer_gc_pause_seconds_count":
                 count += s.value
             elif s.name == "daer_gc_pause_max_seconds":
@@ -119,7 +123,19 @@ async def gc_pauses(http: httpx.AsyncClient, urls: list[str]) -> GcSample:
             elif s.name == "daer_gc_pause_cpu_max_seconds":
                 g = s.labels["generation"]
                 cpu[g] = max(cpu.get(g, 0.0), s.value)
-    return buckets, count, longest, cpu
+    return buckets, count, longest, cpu, cpu_buckets
+
+
+def by_length(before: dict[float, float], after: dict[float, float]) -> tuple[str, float]:
+    """Pauses in the window by bucket ("≤5 ms: 3, …") and how many took over 20 ms."""
+    window = {le: n - before.get(le, 0.0) for le, n in after.items()}
+    below, parts = 0.0, []
+    for le in sorted(window):
+        if window[le] > below:
+            name = f"≤{le * 1000:g} ms" if le != float("inf") else "> 1 s"
+            parts.append(f"{name}: {window[le] - below:.0f}")
+        below = window[le]
+    return ", ".join(parts) or "none", below - window.get(0.02, 0.0)
 
 
 def quantile(q: float, buckets: dict[float, float]) -> float:
@@ -226,14 +242,12 @@ async def main(args: argparse.Namespace) -> None:
             print(f"refusals by code: {codes or 'none'}")
             window = {le: n - gc0[0].get(le, 0.0) for le, n in gc1[0].items()}
             worst = max(gc1[2].values())
-            below, parts = 0.0, []
-            for le in sorted(window):
-                if window[le] > below:
-                    parts.append(f"{'≤' + format(le * 1000, 'g') + ' ms' if le != float('inf') else '> 1 s'}: "
-                                 f"{window[le] - below:.0f}")
-                below = window[le]
-            print(f"server GC pauses in the window by length (all generations): {', '.join(parts) or 'none'}; "
-                  f"over 20 ms: {below - window.get(0.02, 0.0):.0f}")
+            wall, over = by_length(gc0[0], gc1[0])
+            print(f"server GC pauses in the window by wall time (all generations): {wall}; over 20 ms: {over:.0f}")
+            if gc1[4]:
+                cpu_parts, cpu_over = by_length(gc0[4], gc1[4])
+                print(f"server GC pauses by CPU time (without the time other processes held the core): {cpu_parts}; "
+                      f"over 20 ms: {cpu_over:.0f}")
             print(f"server GC pauses ({args.gc}): {gc1[1] - gc0[1]:.0f} in the measured window, "
                   f"p99 ~{min(quantile(0.99, window), worst) * 1000:.1f} ms (from the histogram's buckets), "
                   f"longest since start {worst * 1000:.1f} ms (by generation: "

@@ -44,10 +44,11 @@ def test_the_survivors_of_a_young_collection_are_frozen_and_never_walked_again(t
 
 
 def test_every_collection_is_timed_into_the_metrics(tuned: None) -> None:
-    before = _samples("daer_gc_pause_seconds_count")
+    before = _samples("daer_gc_pause_seconds_count"), _samples("daer_gc_pause_cpu_seconds_count")
     for _ in range(3):
         gc.collect(0)
-    assert _samples("daer_gc_pause_seconds_count") == before + 3
+    assert _samples("daer_gc_pause_seconds_count") == before[0] + 3
+    assert _samples("daer_gc_pause_cpu_seconds_count") == before[1] + 3  # wall and CPU time of each pause
     assert _samples("daer_gc_frozen_objects") == gc.get_freeze_count()
 
 

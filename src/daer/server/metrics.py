@@ -11,7 +11,8 @@ What is measured (one process, one registry of its own, so the library's default
   only queue their statements), and ``op="commit"``, each commit of the writer (a tick's group commit);
 - ``daer_store_group_units`` — the changes committed together in one group commit;
 - ``daer_gc_pause_seconds{generation}`` — every collection, timed with :data:`gc.callbacks` (start to stop),
-  ``daer_gc_pause_max_seconds{generation}``, the longest since start (the start-up collection before the
+  ``daer_gc_pause_cpu_seconds{generation}``, the CPU time each took, ``daer_gc_pause_max_seconds{generation}``,
+  the longest since start (the start-up collection before the
   freeze is not counted), and ``daer_gc_pause_cpu_max_seconds{generation}``, the most CPU one took (on a
   shared machine a pause's wall time also counts the time other processes held the core);
 - ``daer_gc_frozen_objects`` — objects in the permanent generation (``gc.freeze``);
@@ -69,6 +70,8 @@ STORE_SECONDS = Histogram("daer_store_write_seconds", "One write of the store (c
                           buckets=_FAST, registry=REGISTRY)
 GC_SECONDS = Histogram("daer_gc_pause_seconds", "A garbage collection (gc.callbacks start to stop)",
                        ["generation"], buckets=_GC, registry=REGISTRY)
+GC_CPU = Histogram("daer_gc_pause_cpu_seconds", "The CPU time of a garbage collection (its wall time counts the "
+                   "time other processes held the core too)", ["generation"], buckets=_GC, registry=REGISTRY)
 GC_MAX = Gauge("daer_gc_pause_max_seconds", "The longest garbage collection since the process started",
                ["generation"], registry=REGISTRY)
 GC_CPU_MAX = Gauge("daer_gc_pause_cpu_max_seconds", "The most CPU time one garbage collection took since start "
@@ -82,6 +85,7 @@ FROZEN = Gauge("daer_gc_frozen_objects", "Objects in the collector's permanent g
 FROZEN.set_function(gc.get_freeze_count)
 for _g in ("0", "1", "2"):  # every generation is listed from the start, even before its first collection
     GC_SECONDS.labels(generation=_g)
+    GC_CPU.labels(generation=_g)
     GC_MAX.labels(generation=_g)
     GC_CPU_MAX.labels(generation=_g)
 for _by in ("player", "server"):
@@ -111,6 +115,7 @@ class _GcTimer:
                 self.costliest[gen] = cpu
                 GC_CPU_MAX.labels(generation=gen).set(cpu)
             GC_SECONDS.labels(generation=gen).observe(pause)
+            GC_CPU.labels(generation=gen).observe(cpu)
             if pause > self.longest.get(gen, 0.0):
                 self.longest[gen] = pause
                 GC_MAX.labels(generation=gen).set(pause)
