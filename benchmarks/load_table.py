@@ -15,6 +15,13 @@ It also reports what the capacity model of docs/deploy.md needs: the server's CP
 of the measured window) and the load client's own CPU, as a share of the machine's cores.  ``--url`` points it
 at a running server or a balancer instead (a cluster: ``--metrics`` then names each worker's own address, whose
 ``/metrics`` are summed).
+
+Issue 12's runs (docs/deploy.md, "Measuring issue 12's targets"; ``benchmarks/issue12.sh`` runs them all):
+``--hard N`` adds N rooms of "hard" (search) bots, each with one person whose latency is printed apart (the
+p99 line is then the other tables'); ``--sqlite-sync full`` passes the server's option; ``--src DIR`` runs
+the server from another checkout's ``src/`` (before and after in one session), ``--plain-ws`` connects to
+``/ws`` as servers before the cluster routing expect; the collector's pauses in the window are printed by
+wall and by CPU time with the count over 20 ms.
 """
 
 from __future__ import annotations
@@ -41,8 +48,8 @@ from serving import TEST_LIMITS, Server
 class Table:
     """One client: a person's seat at a room of bots."""
 
-    def __init__(self, url: str, ws_url: str, think: float, bot: str = "heuristic") -> None:
-        self.url, self.ws_url, self.think, self.bot = url, ws_url, think, bot
+    def __init__(self, url: str, ws_url: str, think: float, bot: str = "heuristic", *, by_code: bool = True) -> None:
+        self.url, self.ws_url, self.think, self.bot, self.by_code = url, ws_url, think, bot, by_code
         self.latencies: list[float] = []
         self.last_progress = 0.0
         self.errors: dict[str, int] = {}
@@ -52,7 +59,8 @@ class Table:
         r = (await http.post(f"{self.url}/api/rooms", json={"name": "load", "config": {"timer": 0, "hands": 64,
                                                                                      "bot": self.bot}}))
         room = r.json()
-        async with websockets.connect(f"{self.ws_url}/{room['code']}", max_size=2**22) as ws:  # routed by code
+        path = f"{self.ws_url}/{room['code']}" if self.by_code else self.ws_url  # routed by code
+        async with websockets.connect(path, max_size=2**22) as ws:
             self.alive = True
             await ws.send(json.dumps({"t": "hello", "room": room["code"], "token": room["token"]}))
             await ws.send(json.dumps({"t": "cmd", "id": "start", "name": "start"}))
@@ -189,8 +197,8 @@ async def main(args: argparse.Namespace) -> None:
         metrics = [m.rstrip("/") for m in args.metrics] or [url]
         try:
             stop, measure = asyncio.Event(), asyncio.Event()
-            tables = [Table(url, ws_url, args.think) for _ in range(args.tables)]
-            hard = [Table(url, ws_url, args.think, bot="hard") for _ in range(args.hard)]
+            tables = [Table(url, ws_url, args.think, by_code=not args.plain_ws) for _ in range(args.tables)]
+            hard = [Table(url, ws_url, args.think, bot="hard", by_code=not args.plain_ws) for _ in range(args.hard)]
             limits = httpx.Limits(max_connections=50)
             async with httpx.AsyncClient(limits=limits, timeout=60) as http:
                 tasks = []
@@ -280,6 +288,8 @@ def parse() -> argparse.Namespace:
                     help="rooms of 'hard' (search) bots added to --tables, each with one person (its latency apart)")
     ap.add_argument("--sqlite-sync", choices=("normal", "full"), help="the server's --sqlite-sync")
     ap.add_argument("--server-arg", action="append", default=[], help="one more argument for daer serve")
+    ap.add_argument("--plain-ws", action="store_true",
+                    help="connect to /ws, not /ws/CODE (a server from before the cluster routing, with --src)")
     ap.add_argument("--src", help="run the server from this checkout's src/ (PYTHONPATH) to compare two versions")
     ap.add_argument("--url", help="load this running server or balancer (http://HOST:PORT) instead of starting one")
     ap.add_argument("--metrics", action="append", default=[],

@@ -69,6 +69,8 @@ class Server:
                     return self
             except OSError:
                 time.sleep(0.1)
+        self.proc.kill()  # not left running behind the failed test
+        self.proc.wait()
         raise RuntimeError("daer serve did not start")
 
     def kill9(self) -> None:

@@ -114,8 +114,8 @@ def serve(
         help="谁能读 /metrics：local 只有本机且不经代理，on 任何人，off 关闭 who may read /metrics: local = "
              "loopback peers without a proxy header, on = anyone, off = nobody")] = MetricsOpt.local,
     gc: Annotated[GcOpt, typer.Option(
-        help="垃圾回收：tuned 第 0 代阈值 10000，每次回收后冻结存活对象（停顿最短）；threshold 只冻结一次、阈值 50000；"
-             "default 不改 the garbage collector: tuned = gen-0 threshold 10,000 and the survivors of every "
+        help="垃圾回收：tuned 第 0 代阈值 2000，每次回收后冻结存活对象（停顿最短）；threshold 只冻结一次、阈值 50000；"
+             "default 不改 the garbage collector: tuned = gen-0 threshold 2,000 and the survivors of every "
              "collection frozen (the shortest pauses); threshold = frozen once after restoring the rooms, "
              "threshold 50,000; default = Python's own")]
     = GcOpt.tuned,
