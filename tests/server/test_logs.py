@@ -63,6 +63,23 @@ def test_a_json_line_carries_the_context_and_drops_what_is_not_listed() -> None:
     assert token not in out and "[3, 4" not in out
 
 
+def test_a_library_s_private_record_attributes_are_not_listed_as_dropped() -> None:
+    # Ray installs a record factory that adds ``_ray_timestamp_ns`` to every record (found in the full run)
+    old = logging.getLogRecordFactory()
+
+    def factory(*args: object, **kwargs: object) -> logging.LogRecord:
+        record = old(*args, **kwargs)
+        record._lib_timestamp_ns = 1  # type: ignore[attr-defined]
+        return record
+
+    logging.setLogRecordFactory(factory)
+    try:
+        line = json.loads(_format(JsonFormatter(), lambda log: log.warning("x", extra=ctx("e", seat=1, token="t"))))
+    finally:
+        logging.setLogRecordFactory(old)
+    assert line["dropped"] == ["token"] and "_lib_timestamp_ns" not in line
+
+
 def test_tokens_are_scrubbed_from_messages_and_tracebacks_in_both_formats() -> None:
     token = secrets.token_urlsafe(18)
 

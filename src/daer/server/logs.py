@@ -54,8 +54,9 @@ def scrub(text: str) -> str:
 def _context(record: logging.LogRecord) -> tuple[dict[str, Any], list[str]]:
     """The record's allowed context fields, and the names of those dropped."""
     given: dict[str, Any] = dict(getattr(record, "daer", None) or {})
-    # fields passed straight as ``extra={...}`` (not through ctx) are checked the same way
-    given.update({k: v for k, v in record.__dict__.items() if k not in _STD and k != "daer"})
+    # fields passed straight as ``extra={...}`` (not through ctx) are checked the same way; a library's private
+    # attributes (Ray's record factory adds ``_ray_timestamp_ns`` to every record) are neither context nor dropped
+    given.update({k: v for k, v in record.__dict__.items() if k not in _STD and k != "daer" and k[:1] != "_"})
     kept = {k: v for k, v in given.items() if k in FIELDS and isinstance(v, str | int | float | bool | None)}
     return kept, sorted(set(given) - set(kept))
 
