@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import Server, post
+from serving import Server, get, post
 
 from daer.server import bounds
 from daer.server.bounds import RoomConfig
@@ -36,6 +36,21 @@ def test_a_pace_not_offered_is_refused_in_chinese_then_english(server: Server, p
 def test_each_offered_pace_makes_a_room(server: Server, pace: str) -> None:
     status, answer = post(f"{server.url}/api/rooms", {"name": "A", "config": {"pace": pace}})
     assert status == 200, answer
+
+
+@pytest.mark.parametrize("pace", list(bounds.PACES))
+def test_the_room_json_says_its_pace_so_the_page_can_show_it(server: Server, pace: str) -> None:
+    status, made = post(f"{server.url}/api/rooms", {"name": "A", "config": {"pace": pace}})
+    assert status == 200, made
+    status, body = get(f"{server.url}/api/rooms/{made['code']}")
+    assert status == 200, body
+    assert body["room"]["pace"] == pace
+
+
+def test_a_room_made_without_a_pace_says_normal(server: Server) -> None:
+    status, made = post(f"{server.url}/api/rooms", {"name": "A", "config": {}})
+    assert status == 200, made
+    assert get(f"{server.url}/api/rooms/{made['code']}")[1]["room"]["pace"] == "normal"
 
 
 BOT_DELAY, CLAIM_WINDOW = 0.1, 0.2

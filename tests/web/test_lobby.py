@@ -87,3 +87,32 @@ def test_english_mode_shows_the_rulesets_and_house_rules_in_english(server: Serv
     assert "default on" in page.inner_text("label[data-row='play.guo_zhang']")
     assert page.inner_text("#housecount") == "all default"
     page.click("#lang")  # back to Chinese for the other tests of this browser context
+
+
+def test_the_rooms_pace_shows_in_the_waiting_rooms_rules_and_in_the_rules_sheet(server: Server, phone: Any) -> None:
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url)
+    page.wait_for_selector("#create")
+    page.select_option("#pace", "fast")
+    page.fill("#name", "快手")
+    page.fill("#timer", "0")
+    page.click("#create")
+    page.wait_for_selector("#waiting")
+    code = page.inner_text("#roomcode").strip()
+    assert room_of(server, code)["pace"] == "fast"
+    page.wait_for_selector("#roomrules .pace")
+    assert "节奏 快" in page.inner_text("#roomrules .settings")
+    page.click("#lang")  # English on request
+    page.wait_for_selector("#roomrules .pace")
+    assert "Pace fast" in page.inner_text("#roomrules .settings")
+    page.click("#lang")
+    page.wait_for_selector("#roomrules .pace")
+    page.click("#start")
+    page.wait_for_selector("#hand .card")
+    page.click("#rulesbtn")
+    assert "节奏 快" in page.inner_text("#rulesheet .settings")
+    assert page.get_attribute("#rulesheet .pace", "data-pace") == "fast"
+    page.keyboard.press("Escape")
+    assert errors == []

@@ -136,6 +136,8 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     """Money play (付钱): scores, points and amounts are 分; the page shows them as 元 (2.5 元)."""
     work: dict[str, Any] | None = None
     """When a hand is over: the settlement's working (:func:`daer.settlement_work.worked`), 胡 → 等 → amounts."""
+    pace: str = "normal"
+    """节奏: the room's pace, ``fast`` / ``normal`` / ``slow`` (:data:`daer.server.bounds.PACES`)."""
 
 
 class Welcome(_Msg, frozen=True, tag="welcome"):

@@ -10,12 +10,13 @@ const W = {
     rules: "规则", title: "本桌规则", close: "关闭", hands: "局数", timer: "出牌计时", none: "不限", secs: "{n} 秒",
     bot: "机器人", house: "自定规则", changedHouse: "本桌改过的规则", noChanges: "没有改规则：全按默认。",
     allRules: "全部可改规则（{n} 项）", changedTag: "改", dflt: "默认 {v}",
+    pace: "节奏", pace_fast: "快", pace_normal: "标准", pace_slow: "慢", // the lobby's words for the room's pace
   },
   en: {
     rules: "Rules", title: "Rules at this table", close: "Close", hands: "Hands", timer: "Turn timer", none: "none",
     secs: "{n} s", bot: "Bots", house: "House rules", changedHouse: "Changed at this table",
     noChanges: "No house rule changed: all defaults.", allRules: "Every house rule ({n})", changedTag: "changed",
-    dflt: "default {v}",
+    dflt: "default {v}", pace: "Pace", pace_fast: "fast", pace_normal: "normal", pace_slow: "slow",
   },
 };
 const w = words(W, () => lang);
@@ -44,7 +45,10 @@ function fill(box, room, opts, full) {
     h("div", { class: "rulesettitle" }, h("b", { id: "rulestitle" }, info.title)),
     info.description ? h("p", { class: "muted" }, info.description) : null,
     h("p", { class: "settings" }, `${w("hands")} ${room.hands} · ${w("timer")} ${room.timer ? w("secs", { n: room.timer }) : w("none")}`,
-      bot ? ` · ${w("bot")} ${bot}` : ""),
+      bot ? ` · ${w("bot")} ${bot}` : "",
+      // 节奏 (room.pace): an unknown value is shown as it is; a server that does not send it says nothing
+      room.pace ? h("span", { class: "pace", "data-pace": room.pace },
+        ` · ${w("pace")} ${W.zh["pace_" + room.pace] ? w("pace_" + room.pace) : room.pace}`) : null),
     h("div", { class: "rulehead" }, w("changedHouse")),
     changed.length || extra.length ? h("div", { class: "rules", id: "changedrules" }, changed.map((r) => optionRow(r.o, r.v, true)), extra)
       : h("p", { class: "muted", id: "nochanges" }, w("noChanges")),
