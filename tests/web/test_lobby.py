@@ -116,3 +116,37 @@ def test_the_rooms_pace_shows_in_the_waiting_rooms_rules_and_in_the_rules_sheet(
     assert page.get_attribute("#rulesheet .pace", "data-pace") == "fast"
     page.keyboard.press("Escape")
     assert errors == []
+
+
+IN_SHEET = "() => Boolean(document.getElementById('rulesheet')?.contains(document.activeElement))"
+
+
+def test_the_rules_sheet_keeps_the_keyboard_inside_and_gives_focus_back_to_the_rules_button(
+        server: Server, phone: Any) -> None:
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url)
+    page.wait_for_selector("#create")
+    page.fill("#name", "键盘")
+    page.fill("#timer", "0")
+    page.click("#create")
+    page.wait_for_selector("#start")
+    page.click("#start")
+    page.wait_for_selector("#hand .card")
+    page.focus("#rulesbtn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#rulesheet #sheetrules .rule")
+    assert page.evaluate("document.activeElement.id") == "rulesclose"  # focus goes to the close button on open
+    for key in ["Tab"] * 6 + ["Shift+Tab"] * 6:  # Tab and Shift+Tab never leave the sheet for the table behind
+        page.keyboard.press(key)
+        assert page.evaluate(IN_SHEET), key
+    page.keyboard.press("Escape")
+    assert page.locator("#rulesheet").count() == 0
+    assert page.evaluate("document.activeElement.id") == "rulesbtn"  # and back to 规则 on close
+    page.keyboard.press("Enter")  # the 规则 button has focus: Enter opens the sheet again
+    page.wait_for_selector("#rulesheet")
+    page.keyboard.press("Enter")  # on its close button
+    assert page.locator("#rulesheet").count() == 0
+    assert page.evaluate("document.activeElement.id") == "rulesbtn"
+    assert errors == []

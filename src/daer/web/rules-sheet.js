@@ -81,10 +81,28 @@ export function openRulesSheet(room) {
   document.addEventListener("keydown", onKey);
   close.focus();
 }
-function onKey(e) { if (e.key === "Escape") closeRulesSheet(); }
+// A modal dialog keeps the keyboard inside it: Tab and Shift+Tab cycle through its controls (focus that got
+// outside, e.g. by a click on the page behind, is brought back in).
+const FOCUSABLE = "button, [href], input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";
+function onKey(e) {
+  if (e.key === "Escape") { closeRulesSheet(); return; }
+  const sheet = document.getElementById("rulesheet");
+  if (e.key !== "Tab" || !sheet) return;
+  const items = [...sheet.querySelectorAll(FOCUSABLE)].filter((el) => !el.disabled && el.getClientRects().length);
+  if (!items.length) return;
+  const first = items[0], last = items[items.length - 1], at = document.activeElement;
+  if (!sheet.contains(at)) { e.preventDefault(); first.focus(); }
+  else if (e.shiftKey && at === first) { e.preventDefault(); last.focus(); }
+  else if (!e.shiftKey && at === last) { e.preventDefault(); first.focus(); }
+}
 export function closeRulesSheet() {
-  document.getElementById("rulesheet")?.remove();
+  const sheet = document.getElementById("rulesheet");
   document.removeEventListener("keydown", onKey);
+  if (!sheet) return;
+  const inside = sheet.contains(document.activeElement);
+  sheet.remove();
+  // focus goes back to the 规则 button that opened the sheet (drawn anew by each update, so looked up now)
+  if (inside || document.activeElement === document.body) document.getElementById("rulesbtn")?.focus();
 }
 
 // The top bar's 规则 button.
