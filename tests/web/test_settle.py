@@ -131,3 +131,59 @@ def test_the_settlement_shows_its_working_reveals_every_hand_keeps_the_match_sco
     assert "比赛结束" in page.inner_text("#settlement h2")
     assert errors == []
     ctx.close()
+
+
+BANNER = """() => { const b = document.getElementById('banner'); if (!b) return null;
+  const r = b.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }"""
+ON_TOP = """([x, y]) => { const el = document.elementFromPoint(x, y);
+  if (!el) return null;
+  return el.closest('#settlement') ? 'settlement' : el.closest('#banner') ? 'banner' : el.id || el.tagName; }"""
+
+
+def test_the_settlement_lies_above_the_banner_and_below_the_bar_with_the_language_switch(
+        server: Server, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=1, is_mobile=True,
+                              has_touch=True)
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url)
+        page.fill("#name", "小明")
+        page.fill("#timer", "0")
+        page.click("#create")
+        page.wait_for_selector("#waiting")
+        page.click("#start")
+        play_to_settlement(page)
+        # the banner never catches a tap (pointer-events: none), so elementFromPoint would look through it: let
+        # it be hit, to see what is drawn on top
+        hit = "() => { const b = document.getElementById('banner'); if (b) b.style.pointerEvents = 'auto'; }"
+        natural = page.evaluate(BANNER)  # the 胡/黄 banner of the hand's end, when still up
+        if natural is not None:
+            page.evaluate(hit)
+            assert page.evaluate(ON_TOP, natural) == "settlement"
+        # a banner called now, for certain
+        page.evaluate("async () => (await import('/static/anim.js')).banner('胡', '下家', 'win')")
+        page.evaluate(hit)
+        box = page.locator("#settlement").bounding_box()
+        centre = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
+        assert page.evaluate(ON_TOP, centre) == "settlement"
+        assert page.evaluate(ON_TOP, page.evaluate(BANNER)) == "settlement"
+        # the top bar is not covered: the language switch can be tapped while the settlement is open
+        lang = page.locator("#lang").bounding_box()
+        assert lang is not None and lang["y"] >= 0 and lang["y"] + lang["height"] <= box["y"] + 1
+        assert page.evaluate(ON_TOP, [lang["x"] + lang["width"] / 2, lang["y"] + lang["height"] / 2]) == "lang"
+        title = page.inner_text("#settletitle")
+        page.click("#lang", timeout=2000)
+        page.wait_for_function("t => document.getElementById('settletitle')?.textContent !== t", arg=title)
+        assert page.locator("#settlement").is_visible()
+        # the 规则 sheet opened from the bar lies above the settlement
+        page.click("#rulesbtn", timeout=2000)
+        sheet = page.locator("#rulesheet .sheet").bounding_box()
+        assert page.evaluate("([x, y]) => Boolean(document.elementFromPoint(x, y)?.closest('#rulesheet'))",
+                             [sheet["x"] + sheet["width"] / 2, sheet["y"] + 20])
+        page.keyboard.press("Escape")
+        page.click("#lang", timeout=2000)  # back to Chinese for the other tests
+        assert errors == []
+    finally:
+        ctx.close()
