@@ -31,8 +31,13 @@ def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[thinking.Pool]:
     p.stop()
 
 
-def _bots_play(tmp_path: Path, seconds: float) -> tuple[int, int]:
-    """A room of four "hard" bots dealt a hand; (version at the deal, public steps played in ``seconds``)."""
+def _bots_play(tmp_path: Path, pool: thinking.Pool, *, steps: int, restarts: int,
+               seconds: float = 30.0) -> tuple[int, int]:
+    """A room of four "hard" bots dealt a hand, watched until it has played ``steps`` public steps and the pool
+    has restarted ``restarts`` times, or ``seconds`` passed; (version at the deal, public steps played).
+
+    Waiting for the count (not a fixed 4 s) keeps the test meaningful on a loaded machine, where starting a
+    fresh pool process can take seconds (a fixed sleep failed the full run at load average 14)."""
 
     async def main() -> tuple[int, int]:
         store = Store(f"sqlite:///{tmp_path / 'd.db'}")
@@ -42,7 +47,9 @@ def _bots_play(tmp_path: Path, seconds: float) -> tuple[int, int]:
             seat.kind, seat.token_hash = "bot", None
         room.deal()
         start = room.version
-        await asyncio.sleep(seconds)
+        deadline = time.monotonic() + seconds
+        while (room.version - start < steps or pool.restarts < restarts) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
         moved = room.version - start
         room.status = "finished"  # stops its clock
         store.close()
@@ -55,7 +62,7 @@ def test_a_decision_past_the_hard_cap_gets_the_heuristic_choice_and_its_worker_i
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pool: thinking.Pool) -> None:
     monkeypatch.setattr(bounds, "BOT_HARD_CAP", 0.5)
     monkeypatch.setattr(thinking, "remote", lambda _bot, _name, _rules: slowbots.sleeper)
-    _start, moved = _bots_play(tmp_path, 4.0)
+    _start, moved = _bots_play(tmp_path, pool, steps=3, restarts=3)
     assert moved >= 3  # played by the fallback while every search decision slept past the cap
     assert pool.restarts >= 3  # each sleeping worker was stopped, not left holding a core
 
@@ -64,7 +71,7 @@ def test_a_worker_that_dies_gets_the_heuristic_choice_without_waiting_for_the_ca
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pool: thinking.Pool) -> None:
     monkeypatch.setattr(bounds, "BOT_HARD_CAP", 60.0)  # only the dead worker's error can move the room
     monkeypatch.setattr(thinking, "remote", lambda _bot, _name, _rules: slowbots.dying)
-    _start, moved = _bots_play(tmp_path, 4.0)
+    _start, moved = _bots_play(tmp_path, pool, steps=3, restarts=2)
     assert moved >= 3
     assert pool.restarts >= 2  # a broken pool is replaced at the next decision
 
