@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from daer.engine.actions import Action
+from daer.engine.actions import Action, Hu
 from daer.engine.views import View
 
 
@@ -16,3 +16,14 @@ class Bot(Protocol):
     def choose(self, view: View) -> Action:
         """Pick an action from ``view.legal``."""
         ...
+
+
+def obvious(view: View) -> Action | None:
+    """The choice no bot deliberates over: the only legal action, or a 胡 (every bot takes a win); else None."""
+    legal = view.legal
+    if len(legal) == 1:
+        return legal[0]
+    for a in legal:
+        if isinstance(a, Hu):
+            return a
+    return None

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from daer.bots.base import obvious
 from daer.cards import N_KINDS, is_big, number_of, other_size
-from daer.engine.actions import Action, Chi, Discard, Hu, Pass, Peng, Zhao
+from daer.engine.actions import Action, Chi, Discard, Pass, Peng, Zhao
 from daer.engine.claims import PARTNERS, may_fit, orphans
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind
@@ -72,10 +73,9 @@ class HeuristicBot:
 
     def choose(self, view: View) -> Action:
         """Pick an action for this view."""
+        if (sure := obvious(view)) is not None:
+            return sure
         legal = view.legal
-        for a in legal:
-            if isinstance(a, Hu):
-                return a
         for a in legal:
             if isinstance(a, Zhao | Peng):
                 return a

@@ -26,9 +26,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from daer.bots.base import obvious
 from daer.bots.heuristic import HeuristicBot, connections
 from daer.cards import N_KINDS, is_big, number_of
-from daer.engine.actions import Action, Bao, Discard, Hu
+from daer.engine.actions import Action, Bao, Discard
 from daer.engine.views import View
 from daer.env.encoding import N_ACTIONS, OBS_SIZE, encode_action, encode_view, legal_indices, offer_kind
 from daer.rules import find_rules
@@ -165,12 +166,9 @@ class LearnedBot:
 
     def choose(self, view: View) -> Action:
         """Pick an action for this view."""
+        if (sure := obvious(view)) is not None:
+            return sure
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        for a in legal:
-            if isinstance(a, Hu):
-                return a
         meta = self.net.meta
         advantage = meta.get("target") == "advantage"
         if not advantage and "margin" not in meta:

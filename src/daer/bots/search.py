@@ -26,9 +26,10 @@ from __future__ import annotations
 import random
 import time
 
+from daer.bots.base import obvious
 from daer.bots.heuristic import HeuristicBot, connections
 from daer.cards import N_KINDS, is_big, number_of
-from daer.engine.actions import Action, Bao, Discard, Hu
+from daer.engine.actions import Action, Bao, Discard
 from daer.engine.views import View
 from daer.engine.world import sample_hidden, world_from_view
 from daer.rules import find_rules
@@ -61,12 +62,8 @@ class SearchBot:
     def choose(self, view: View) -> Action:
         """Pick an action for this view."""
         self.last_worlds = 0
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        for a in legal:
-            if isinstance(a, Hu):
-                return a
+        if (sure := obvious(view)) is not None:
+            return sure
         cands = self.candidates(view)
         if len(cands) == 1:
             return cands[0]
