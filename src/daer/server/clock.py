@@ -131,12 +131,17 @@ def overdue(room: Room, *, seat: int, view: View, version: int, think: int) -> N
         thinking.POOL.overdue()  # the hard cap: the worker still thinking is stopped
         room.future.cancel()
     room.thinking = False
+    play_bot(room, fallback(room, seat, view), seat=seat, view=view, version=version)
+
+
+def fallback(room: Room, seat: int, view: View) -> Action:
+    """The seat's 托管 (heuristic) choice, played when its bot is overdue or failed; the first legal action if
+    even that fails."""
     try:
-        action = room.auto_bots[seat].choose(view)
+        return room.auto_bots[seat].choose(view)
     except Exception:
         log.exception("room %s: fallback bot failed", room.code)
-        action = view.legal[0]
-    play_bot(room, action, seat=seat, view=view, version=version)
+        return view.legal[0]
 
 
 def chosen(
@@ -157,11 +162,7 @@ def chosen(
         action = future.result()
     except Exception as exc:  # a worker that died (BrokenProcessPool), or the bot's own error
         log.warning("room %s: bot failed (%s); playing the heuristic choice", room.code, type(exc).__name__)
-        try:
-            action = room.auto_bots[seat].choose(view)
-        except Exception:
-            log.exception("room %s: fallback bot failed", room.code)
-            action = view.legal[0]
+        action = fallback(room, seat, view)
     play_bot(room, action, seat=seat, view=view, version=version)
 
 
