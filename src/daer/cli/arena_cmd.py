@@ -8,11 +8,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console, Group
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from daer.bots.arena import ArenaStats, arena
 from daer.bots.spread import SpreadError, ray_module
+from daer.cli.bars import progress_bar
 from daer.cli.options import bot_list, ruleset_option
 
 
@@ -49,11 +49,8 @@ def arena_cmd(
             typer.echo(json.dumps(stats.to_json(), ensure_ascii=False))
             return
         console = Console()
-        with Progress(TextColumn("复式 duplicate"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=console, transient=True) as progress:
-            task = progress.add_task("arena", total=hands)
-            stats = arena(ruleset, names, hands, seed, progress=lambda i, _s: progress.update(task, completed=i),
-                          workers=workers, ray=ray)
+        with progress_bar(console, "复式 duplicate", hands) as done:
+            stats = arena(ruleset, names, hands, seed, progress=lambda i, _s: done(i), workers=workers, ray=ray)
     except SpreadError as exc:
         typer.echo(f"错误 error: {exc}", err=True)
         raise typer.Exit(1) from exc

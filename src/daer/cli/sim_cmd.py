@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from daer.bots.runner import SimStats, bot_count_message, simulate
+from daer.cli.bars import progress_bar
 from daer.cli.options import bot_list, ruleset_option
 
 
@@ -35,10 +35,8 @@ def sim(
         typer.echo(json.dumps(stats.to_json(), ensure_ascii=False))
         return
     console = Console()
-    with Progress(TextColumn("模拟 simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, transient=True) as progress:
-        task = progress.add_task("sim", total=games)
-        stats = simulate(ruleset, names, games, seed, progress=lambda i: progress.update(task, completed=i))
+    with progress_bar(console, "模拟 simulating", games) as done:
+        stats = simulate(ruleset, names, games, seed, progress=done)
     console.print(summary_table(stats))
 
 
