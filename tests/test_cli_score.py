@@ -168,3 +168,14 @@ def test_json_money_wu_mao_base_in_yuan() -> None:
     code, text, _ = run(["score", HAND, "--win", "十", "--set", "scoring.mode=money", "--set", "scoring.money.unit=0.5",
                          "--set", "scoring.money.first=5"])
     assert code == 0 and "2.5 元" in text and "-2.5" in text
+
+
+def test_terminal_shows_the_arithmetic_of_deng_play_but_json_only_when_asked() -> None:
+    # People at the terminal get the working ((2+1)×1 = 3) under 等 play; a program gets it with "notes": true.
+    code, out, _ = run(["score", HAND, "--win", "十"])
+    assert code == 0
+    assert "算法: 15胡 → 2等 → 输家各付 (2+1)×1 = 3" in out
+    code, out, _ = run(["score", "--json"], stdin=json.dumps({"hand": HAND + "十"}))
+    assert code == 0 and "notes" not in json.loads(out)
+    code, out, _ = run(["score", "--json"], stdin=json.dumps({"hand": HAND + "十", "notes": True}))
+    assert code == 0 and json.loads(out)["notes"] == ["(2+1)×1 = 3"]

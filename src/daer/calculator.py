@@ -172,8 +172,8 @@ def _settlement_json(s: Settlement) -> dict[str, Any]:
     }
 
 
-def score_request(req: Request, *, notes: bool = False) -> dict[str, Any]:
-    """Evaluate and settle a checked request (``notes``: the arithmetic of 等 play too, for people)."""
+def score_request(req: Request) -> dict[str, Any]:
+    """Evaluate and settle a checked request (``req.notes``: the arithmetic of 等 play too, for people)."""
     rules = req.rules
     ev = evaluate(rules, req.hand, req.melds, req.win)
     red = sum(n for k, n in enumerate(all_kinds(req.hand, req.melds, req.win)) if is_red(k))
@@ -225,7 +225,7 @@ def score_request(req: Request, *, notes: bool = False) -> dict[str, Any]:
                 out["ok"] = False
                 out["error"] = str(exc)
                 return out
-        out.update(settlement_fields(rules, s, notes=notes or req.notes))
+        out.update(settlement_fields(rules, s, notes=req.notes))
     if req.win is None and not out["ok"]:
         out["waits"] = [
             {"card": kind_char(w.kind), "card_ascii": kind_ascii(w.kind), "hu": w.hu}

@@ -51,6 +51,7 @@ def score(
         raise typer.Exit(2)
     request: dict[str, Any] = {
         "rules": rules, "hand": hand, "tianhu": tianhu, "dihu": dihu, "haidi": haidi, "seat": seat, "dealer": dealer,
+        "notes": True,  # people read the terminal: the arithmetic of 等 play too
     }
     melds = [(k, c) for k, vals in (("peng", peng), ("zhao", zhao), ("long", long), ("chi", chi)) for c in vals or ()]
     request["melds"] = [{"kind": k, "cards": c} for k, c in melds]
@@ -63,7 +64,7 @@ def score(
         print(f"daer score: {exc}", file=sys.stderr)
         raise typer.Exit(2) from None
     console = Console()
-    result = score_request(req, notes=True)
+    result = score_request(req)
     if not result["complete"] and not result["ok"] and win is None:
         found = waits(req.rules, req.hand, req.melds)
         if found:
