@@ -1,8 +1,9 @@
 """The clock of a room (its driver): bots choosing, turn timers and 托管, claim windows closed after their
 minimum time, the next hand dealt.
 
-Functions of a :class:`daer.server.rooms.Room`: the room holds the state, this module decides *when* the
-server itself acts for it.  A bot sees only a frozen view: a cheap bot chooses inline, a search bot in a
+Functions of a :class:`daer.server.rooms.Room`: its match says *when* the server must act
+(:meth:`daer.server.match.Match.wake`) and what it owes (``due``, ``run_out``, ``movers``); this module sets
+the timers and runs the bots.  A bot sees only a frozen view: a cheap bot chooses inline, a search bot in a
 process of :data:`daer.server.thinking.POOL`, under the server's hard cap (then the heuristic choice).
 """
 
@@ -28,32 +29,15 @@ log = logging.getLogger("daer.server")
 
 
 def schedule(room: Room) -> None:
-    """Arrange the next thing the server itself does for this room."""
+    """Arrange the next thing the server itself does for this room (when: :meth:`Match.wake`)."""
     if room.handle is not None:
         room.handle.cancel()
         room.handle = None
     if room.thinking or not room.serving:
         return  # the bot's answer reschedules
-    loop = asyncio.get_event_loop()
-    pace = bounds.pace_factor(room.config)  # the room's 节奏 stretches the bot delay and the claim window alike
-    if room.status == "playing" and room.state is not None:
-        if room.state.window_complete():  # held at least claim_window after it opened
-            wait = room.claim_window * pace - (time.monotonic() - room.opened)
-            room.handle = loop.call_later(max(0.0, wait), tick, room)
-            return
-        acting = room.state.to_act()
-        if any(room.seats[s].kind == "bot" or room.seats[s].auto or s in room.standin for s in acting):
-            room.handle = loop.call_later(room.bot_delay * pace, tick, room)
-            return
-        dls = [room.deadlines[s] for s in acting if s in room.deadlines]
-        if dls:
-            room.handle = loop.call_later(max(0.0, min(dls) - time.monotonic()), tick, room)
-    elif room.status == "between":
-        humans = {s.seat for s in room.seats if s.kind == "human" and not s.auto}
-        if humans <= room.ready:
-            room.handle = loop.call_later(room.bot_delay * pace, tick, room)
-        elif room.config.timer > 0:
-            room.handle = loop.call_later(room.config.timer, tick, room)
+    wait = room.match.wake(time.monotonic(), room.bot_delay, room.claim_window)
+    if wait is not None:
+        room.handle = asyncio.get_event_loop().call_later(wait, tick, room)
 
 
 def tick(room: Room) -> None:
@@ -69,54 +53,42 @@ def tick(room: Room) -> None:
 
 
 def step(room: Room) -> None:
-    if room.status == "between":
-        room.deal()
-        return
-    st = room.state
-    if room.status != "playing" or st is None:
-        return
-    if st.window_complete():
-        room.close_window()
-        return
+    """Do what the match is owed now: deal, close a window, put seats whose timer ran out into 托管, or let
+    the first bot (or 托管 or stand-in) seat to act choose."""
     now = time.monotonic()
-    expired = [s for s in st.to_act() if s in room.deadlines and room.deadlines[s] <= now]
-    if expired and st.phase == "claim":
-        # a seat that lets a claim window run out is answered for by its 托管 bot this once, quietly: the
-        # 托管 badge is public, and showing it now would tell the table that this seat had an option
-        room.standin.update(expired)
-        for s in expired:
-            del room.deadlines[s]
-    elif expired:
-        for s in expired:
-            room.seats[s].auto = True
-            del room.deadlines[s]
-        room._bump_seats(expired)
-    for s in st.to_act():
-        seat = room.seats[s]
-        if seat.kind == "bot" or seat.auto or s in room.standin:
-            bot = room.bots[s] if seat.kind == "bot" else room.auto_bots[s]
-            view = st.view(s, log=False)  # the bot sees only its seat's view
-            make = thinking.remote(bot, room.config.bot, room.rules) if seat.kind == "bot" else None
-            if make is None:  # well under a millisecond: chosen inline, no thread, no hop
-                try:
-                    action = think_timer(bot, bot.choose)(view)
-                except Exception:
-                    log.exception("room %s: bot failed", room.code)
-                    action = view.legal[0]
-                play_bot(room, action, seat=s, view=view, version=room.version)
-                return
-            # a search bot thinks in a process of the pool: it cannot hold the loop (daer.server.thinking)
-            room.thinking = True
-            room.think += 1
-            loop = asyncio.get_event_loop()
-            future = thinking.POOL.submit(make, view)
-            room.future = future
-            v, n = room.version, room.think
-            future.add_done_callback(functools.partial(chosen, room, seat=s, view=view, version=v, think=n,
-                                                       started=time.perf_counter(), bot=type(bot).__name__))
-            room.watchdog = loop.call_later(bounds.BOT_HARD_CAP, functools.partial(
-                overdue, room, seat=s, view=view, version=v, think=n))
+    due = room.match.due(now)
+    if due is not None:
+        room.perform(due)
+        return
+    ran_out = room.match.run_out(now)
+    if ran_out.changed:
+        room.perform(ran_out)
+    st = room.state
+    for s in room.match.movers():
+        assert st is not None
+        bot = room.bot(s)
+        view = st.view(s, log=False)  # the bot sees only its seat's view
+        make = thinking.remote(bot, room.config.bot, room.rules) if room.seats[s].kind == "bot" else None
+        if make is None:  # well under a millisecond: chosen inline, no thread, no hop
+            try:
+                action = think_timer(bot, bot.choose)(view)
+            except Exception:
+                log.exception("room %s: bot failed", room.code)
+                action = view.legal[0]
+            play_bot(room, action, seat=s, view=view, version=room.version)
             return
+        # a search bot thinks in a process of the pool: it cannot hold the loop (daer.server.thinking)
+        room.thinking = True
+        room.think += 1
+        loop = asyncio.get_event_loop()
+        future = thinking.POOL.submit(make, view)
+        room.future = future
+        v, n = room.version, room.think
+        future.add_done_callback(functools.partial(chosen, room, seat=s, view=view, version=v, think=n,
+                                                   started=time.perf_counter(), bot=type(bot).__name__))
+        room.watchdog = loop.call_later(bounds.BOT_HARD_CAP, functools.partial(
+            overdue, room, seat=s, view=view, version=v, think=n))
+        return
     schedule(room)
 
 
@@ -138,7 +110,7 @@ def fallback(room: Room, seat: int, view: View) -> Action:
     """The seat's 托管 (heuristic) choice, played when its bot is overdue or failed; the first legal action if
     even that fails."""
     try:
-        return room.auto_bots[seat].choose(view)
+        return room.auto_bot(seat).choose(view)
     except Exception:
         log.exception("room %s: fallback bot failed", room.code)
         return view.legal[0]
@@ -173,7 +145,7 @@ def play_bot(room: Room, action: Action, *, seat: int, view: View, version: int)
         if room.status == "playing" and room.state is not None and room.version == version:
             if action not in view.legal:
                 action = view.legal[0]
-            room.commit_action(action, seat, None)
+            room.commit_action(action, seat)
             return
     except RoomError as exc:
         if exc.code == "moved":

@@ -11,8 +11,8 @@ import time
 
 from daer.server.limits import Limits
 from daer.server.manager import RoomManager
+from daer.server.match import LIVE
 from daer.server.port import LeaseLost
-from daer.server.rooms import EXPIRED, LIVE
 from daer.store.leases import expire_unclaimed
 
 log = logging.getLogger("daer.server")
@@ -30,13 +30,10 @@ def sweep(manager: RoomManager, *, waiting_ttl: float, idle_ttl: float, finished
         if room.status in LIVE:
             if age <= (idle_ttl if room.status == "playing" else waiting_ttl):
                 continue
-            room.status = EXPIRED
-            room.version += 1
             try:
-                room.port.update_room(status=EXPIRED, version=room.version)
+                room.perform(room.match.expire())  # stored, then every connection told and closed
             except LeaseLost:
                 continue  # another worker serves it now (this copy was stopped)
-            room.close_all("房间太久没有动静，已关闭", "the room was idle too long and has closed")
         elif age <= finished_ttl:
             continue
         else:

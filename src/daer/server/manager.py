@@ -21,8 +21,9 @@ from daer.server import protocol as p
 from daer.server.bounds import RoomConfig, RoomError, check_config
 from daer.server.dealing import PendingDeal, fairness_of
 from daer.server.logs import ctx
+from daer.server.match import EXPIRED, LIVE, Match
 from daer.server.port import DEFAULT_TTL, LeaseLost, Leases, RoomPort
-from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, EXPIRED, LIVE, Room, action_codec, moved
+from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room, action_codec, moved
 from daer.server.seating import Seat, token_hash
 from daer.store import RoomRow, Store
 from daer.store.leases import holder
@@ -76,14 +77,15 @@ class RoomManager:
         first = PendingDeal.fresh(n)
         keep = self.leases.sole and not self.draining
         port = self.leases.port(code, 1 if keep else 0, 0, functools.partial(self.drop, code))
-        room = Room(code=code, config=cfg, rules=rules, store=self.store, port=port, bot_delay=self.bot_delay,
-                    seats=[Seat(i) for i in range(n)], scores=[0] * n, creator=creator,
-                    pending=first, claim_window=self.claim_window)
+        match = Match(code=code, config=cfg, rules=rules, seats=[Seat(i) for i in range(n)], scores=[0] * n,
+                      pending=first)
+        room = Room(match, self.store, port, bot_delay=self.bot_delay, claim_window=self.claim_window,
+                    creator=creator)
         token = secrets.token_urlsafe(18)
         host = room.seats[0]
         host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", token_hash(token)
         self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
-                               scores=msgspec.json.encode(room.scores).decode(), dealer=0,
+                               scores=msgspec.json.encode(match.scores).decode(), dealer=0,
                                seats=[s.row() for s in room.seats], deal_seed=first.seed,
                                owner=self.worker if keep else None, ttl=self.leases.ttl)
         if keep:
@@ -251,46 +253,26 @@ async def keep_leases_forever(manager: RoomManager) -> None:
 
 
 def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) -> Room:
-    """A room rebuilt from the store: the current hand replayed action by action."""
+    """A room rebuilt from the store: the current hand replayed action by action (what the replay must store
+    first — a hand over but not booked, windows closed here — is stored before anyone sees the room)."""
     cfg = msgspec.json.decode(row.config, type=RoomConfig)
     rules = check_config(cfg)
-    room = Room(code=row.code, config=cfg, rules=rules, store=store, port=port, bot_delay=bot_delay,
-                seats=[Seat(s.seat, s.kind, s.name, s.token_hash, s.auto) for s in row.seats],
-                scores=msgspec.json.decode(row.scores, type=list[int]), dealer=row.dealer,
-                hands_played=row.hands_played, status=row.status, version=row.version,
-                ready=set(msgspec.json.decode(row.ready or "[]", type=list[int])),
-                pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
-    if room.pending is None and room.status in ("waiting", "between"):  # stored before verifiable deals
-        room.pending = PendingDeal.fresh(len(room.seats))
-        port.update_room(deal_seed=room.pending.seed)
+    match = Match(code=row.code, config=cfg, rules=rules,
+                  seats=[Seat(s.seat, s.kind, s.name, s.token_hash, s.auto) for s in row.seats],
+                  scores=msgspec.json.decode(row.scores, type=list[int]), dealer=row.dealer,
+                  hands_played=row.hands_played, status=row.status, version=row.version,
+                  ready=set(msgspec.json.decode(row.ready or "[]", type=list[int])),
+                  pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
+    room = Room(match, store, port, bot_delay=bot_delay)
+    if match.pending is None and match.status in ("waiting", "between"):  # stored before verifiable deals
+        match.pending = PendingDeal.fresh(len(match.seats))
+        port.update_room(deal_seed=match.pending.seed)
     h = row.hand
     if h is not None:
         st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer, hold=True)
-        room.hand_id = h.id
-        room.fair = fairness_of(h)
-        room._install(st, h.start_version)
-        for a in h.actions:
-            # the windows closed before this action (not stored: each was a public step just before it)
-            closed = []
-            while st.window_complete():
-                st.close_window()
-                closed.append(len(st.log))
-            public = st.phase != "claim"
-            top = a.version - 1 if public else a.version
-            room.marks += [(top - len(closed) + 1 + i, n, None) for i, n in enumerate(closed)]
-            st.apply(action_codec.decode(a.payload))
-            room.marks.append((a.version, len(st.log), None if public else a.seat))
-        last = max((v for v, _, _ in room.marks), default=h.start_version)
-        while st.window_complete():  # closed before the restart, or due: a restart does not wait for it
-            st.close_window()
-            last += 1
-            room.marks.append((last, len(st.log), None))
-        room.version = max(room.version, last)
-        if st.over and not h.finished:  # stopped between storing the last action and booking it
-            points, fields = room._book(st)
-            port.update_room(version=room.version, **fields)
-            room._finish_hand_row(points)
-        elif room.version > row.version:  # windows closed here: store the version before anyone sees it
-            port.update_room(version=room.version)
-        room._refresh_legal()
+        match.hand_id = h.id
+        match.fair = fairness_of(h)
+        out = match.replay(st, h.start_version, [(a.version, a.seat, action_codec.decode(a.payload))
+                                                 for a in h.actions], finished=h.finished, now=time.monotonic())
+        room.perform(out)
     return room

@@ -1,0 +1,500 @@
+"""A room's match (一场) as a plain state machine: seats, hands, scores, versions and who may do what.
+
+:class:`Match` does no I/O — no sockets, no store, no event loop, no clock of its own (the time is an argument):
+each command checks the sender's authority, asks the engine (``verify`` / ``apply`` / ``view``) and returns an
+:class:`~daer.server.outcome.Outcome` — the answer, the rows to store, the updates to send, whether the clock
+must look again.  :class:`daer.server.rooms.Room` performs it.  A refused command returns an error and changes
+nothing; a malformed one (a seat out of range) raises :class:`~daer.server.bounds.RoomError` or the engine's
+:class:`~daer.engine.IllegalActionError`, also changing nothing.
+
+Versions: ``version`` is the *public* version: it grows by one on every change the whole table sees (a seat, a
+deal, a discard, the close of a claim window), never on a seat's private step (its claim choice, which only that
+seat is told of, at the same version).  So neither the frames nor the versions another seat or a spectator
+receives depend on who had an option or what they chose.  Each seat also has a *legal epoch*, the version at
+which its options last changed, so an action made against any version since then is still good (another seat's
+过 does not make yours stale).  The hand is a held-window ``GameState`` (``hold=True``): every card on offer
+opens a claim window, closed by :meth:`Match.close_window` (the room's clock calls it once the window is due).
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from daer.cards import N_KINDS, kind_of
+from daer.engine import Action, GameState, IllegalActionError, new_hand
+from daer.engine.events import seen_by
+from daer.engine.fairness import Fairness, is_entropy
+from daer.engine.match import DealerRule, next_dealer
+from daer.engine.views import View
+from daer.hands import Meld, MeldKind, waits
+from daer.rules.model import Ruleset
+from daer.server import protocol as p
+from daer.server.bounds import RoomConfig, RoomError, pace_factor
+from daer.server.dealing import PendingDeal
+from daer.server.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite, Send
+from daer.server.seating import Seat
+from daer.server.settling import work_of
+from daer.store import ActionRow
+
+LIVE = ("waiting", "playing", "between")
+"""Statuses of a room that is still in play."""
+EXPIRED = "expired"
+"""Status of a room closed by the expiry sweep (never restored; its hands' records stay downloadable)."""
+
+
+@dataclass
+class Match:
+    """The match of one room: everything the table decides, nothing it does."""
+
+    code: str
+    config: RoomConfig
+    rules: Ruleset
+    seats: list[Seat]
+    scores: list[int]
+    dealer: int = 0
+    hands_played: int = 0
+    status: str = "waiting"
+    version: int = 0
+    state: GameState | None = None
+    hand_id: int | None = None
+    """The store's id of the current (or last) hand: set by whoever performs its :class:`HandWrite`."""
+    hand_start: int = 0
+    marks: list[tuple[int, int, int | None]] = field(default_factory=list)
+    """(version, length of the log, seat) after each step: public (seat None) or a seat's private one."""
+    epoch: dict[int, int] = field(default_factory=dict)
+    legal: dict[int, list[Action]] = field(default_factory=dict)
+    deadlines: dict[int, float] = field(default_factory=dict)
+    """Seat → when its turn timer runs out (the caller's clock)."""
+    ready: set[int] = field(default_factory=set)
+    pending: PendingDeal | None = None
+    """The next hand's secret seed (its commitment is public) and the seats' entropy."""
+    fair: Fairness | None = None
+    """The current (or last) hand's commit–reveal data; revealed once the hand is over."""
+    standin: set[int] = field(default_factory=set)
+    """Seats whose claim-window timer ran out: the 托管 bot answers for them, without the public 托管 badge."""
+    opened: float = 0.0
+    """When the last public step (which may open a claim window) was made."""
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def host(self) -> int:
+        """The host: the lowest seat held by a person (the creator while present)."""
+        return min((s.seat for s in self.seats if s.kind == "human"), default=0)
+
+    def seat_of(self, holder: str) -> int | None:
+        """The seat whose token hashes to ``holder``."""
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, holder):
+                return s.seat
+        return None
+
+    def info(self, seat: int | None, now: float) -> p.RoomInfo:
+        """The room as ``seat`` sees it."""
+        dl = self.deadlines.get(seat) if seat is not None else None
+        pays: tuple[p.Payment, ...] = ()
+        st = self.state.settlement if self.state is not None and self.state.over else None
+        if st is not None:
+            pays = tuple(p.Payment(payer=x.payer, payee=x.payee, amount=x.amount, zh=x.zh, en=x.en)
+                         for x in st.payments)
+        return p.RoomInfo(
+            code=self.code, status=self.status, rules=self.config.rules, overrides=self.config.overrides,
+            hands=self.config.hands, hand_no=self.hands_played + (1 if self.status == "playing" else 0),
+            timer=self.config.timer, bot=self.config.bot, host=self.host, pace=self.config.pace,
+            seats=tuple(p.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, online=s.online > 0, auto=s.auto,
+                                   score=self.scores[s.seat]) for s in self.seats),
+            deadline=None if dl is None else max(0.0, round(dl - now, 1)),
+            ready=tuple(sorted(self.ready)), payments=pays, money=self.rules.scoring.mode == "money",
+            hand_id=self.hand_id if self.status == "playing" else None,
+            last_hand_id=self.hand_id,
+            commit=(self.fair.commitment if self.status == "playing" and self.fair is not None
+                    else self.pending.commitment if self.pending is not None else None),
+            reveal=self.fair if self.state is not None and self.state.over else None,
+            work=work_of(self.rules, self.state),
+        )
+
+    def update_for(self, seat: int | None, since: int | None, now: float, seen: int | None = None) -> p.Update:
+        """What a connection of ``seat`` needs to catch up from version ``since`` (only that seat's view).
+
+        ``seen``: how many of the seat's own private steps at version ``since`` it has (None: all of them).
+        """
+        st = self.state
+        if st is None:
+            return p.Update(v=self.version, since=since, full=True, events=(), view=None, room=self.info(seat, now))
+        full = since is None or not self.hand_start <= since <= self.version
+        start = 0
+        if since is not None and not full:
+            start = max((n for v, n, who in self.marks if v <= since and who is None), default=0)
+            mine = [n for v, n, who in self.marks if v == since and who == seat and n >= start]
+            if mine and (seen is None or seen > 0):
+                start = mine[-1] if seen is None else mine[min(seen, len(mine)) - 1]
+        view = st.view(seat, log=False)
+        own = sum(1 for v, _, who in self.marks if v == self.version and who == seat) if seat is not None else 0
+        return p.Update(v=self.version, since=None if full else since, full=full, events=seen_by(st.log[start:], seat),
+                        view=view, room=self.info(seat, now), waits=self.waits_of(view), p=own)
+
+    def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:
+        """叫牌 hint for a seat holding one card short of a complete hand (not while it must discard)."""
+        if view.seat is None or view.phase == "over" or not view.hand or view.actor == view.seat:
+            return ()
+        counts = [0] * N_KINDS
+        for cid in view.hand:
+            counts[kind_of(cid)] += 1
+        melds = tuple(Meld(MeldKind(m.kind), m.kinds) for m in view.melds[view.seat])
+        try:
+            found = waits(self.rules, tuple(counts), melds)
+        except ValueError:
+            return ()
+        return tuple((w.kind, w.hu) for w in found if w.hu >= self.rules.win.min_hu)
+
+    def movers(self) -> list[int]:
+        """Seats the server plays for now: bots, seats in 托管, and seats whose claim timer ran out."""
+        if self.status != "playing" or self.state is None:
+            return []
+        return [s for s in self.state.to_act()
+                if self.seats[s].kind == "bot" or self.seats[s].auto or s in self.standin]
+
+    def wake(self, now: float, bot_delay: float, claim_window: float) -> float | None:
+        """Seconds until the server must act for this match (:meth:`due`, :meth:`run_out`, a bot's move), or
+        None when it waits for the people: the timers to set, as data."""
+        pace = pace_factor(self.config)  # the room's 节奏 stretches the bot delay and the claim window alike
+        if self.status == "playing" and self.state is not None:
+            if self.state.window_complete():  # held at least claim_window after it opened
+                return max(0.0, claim_window * pace - (now - self.opened))
+            if self.movers():
+                return bot_delay * pace
+            dls = [self.deadlines[s] for s in self.state.to_act() if s in self.deadlines]
+            return max(0.0, min(dls) - now) if dls else None
+        if self.status == "between":
+            humans = {s.seat for s in self.seats if s.kind == "human" and not s.auto}
+            if humans <= self.ready:
+                return bot_delay * pace
+            if self.config.timer > 0:
+                return self.config.timer
+        return None
+
+    # -- seats ---------------------------------------------------------------------------------
+    def join(self, name: str, holder: str, seat: int | None = None) -> tuple[int, Outcome]:
+        """Seat a person (any empty seat, or the one asked for) holding the token that hashes to ``holder``."""
+        if self.status not in LIVE:
+            raise RoomError("closed", "房间已关闭", "the room is closed")
+        free = [s for s in self.seats if s.kind == "empty" and (seat is None or s.seat == seat)]
+        if not free:
+            raise RoomError("full", "没有空座位", "no free seat")
+        s = free[0]
+        s.kind, s.name, s.token_hash, s.auto = "human", name[:24] or f"玩家{s.seat + 1}", holder, False
+        self.version += 1
+        return s.seat, Outcome(writes=[RoomWrite({"version": self.version}, [s.row()])], sends=[Send(None)])
+
+    # -- actions -------------------------------------------------------------------------------
+    def act(self, seat: int, msg: p.Act, now: float) -> Outcome:
+        """A player's action made against version ``msg.v``: accepted, or an error that changes nothing."""
+        if self.status != "playing" or self.state is None:
+            return _no(p.error("no_hand", "现在没有在打的牌", "no hand is being played", id=msg.id, v=self.version))
+        if msg.action.seat != seat:
+            return _no(p.error("not_your_seat", "不能替别人出牌", "you may act only for your own seat",
+                               id=msg.id, v=self.version))
+        if msg.v > self.version or msg.v < self.epoch.get(seat, 0):
+            return _no(p.error("stale", "局面已经变了，请按新局面再选", "stale version: the state has changed, resync",
+                               id=msg.id, v=self.version))
+        try:
+            self.state.verify(msg.action)
+        except IllegalActionError as exc:
+            return Outcome(reply=p.error("illegal", exc.zh, exc.en, id=msg.id, v=self.version))
+        return self._commit(msg.action, seat, msg.id, now, resume=True)
+
+    def play(self, seat: int, action: Action, now: float) -> Outcome:
+        """The server's move for a seat (its bot, 托管 or stand-in); raises ``IllegalActionError`` (nothing
+        changed) unless it is legal now."""
+        if self.status != "playing" or self.state is None:
+            raise RoomError("no_hand", "现在没有在打的牌", "no hand is being played")
+        self.state.verify(action)
+        if action.seat != seat:
+            raise RoomError("not_your_seat", "不能替别人出牌", "a move only for its own seat")
+        return self._commit(action, seat, None, now)
+
+    def _commit(self, action: Action, seat: int, client_id: str | None, now: float, *, resume: bool = False) -> Outcome:
+        st = self.state
+        assert st is not None
+        since = self.version
+        private = st.phase == "claim"  # a claim choice: only its seat hears of it (held windows never resolve here)
+        st.apply(action)
+        self.standin.discard(seat)
+        if not private:
+            self.version += 1
+        changed = []
+        if resume and not private and self.seats[seat].auto:  # a private choice changes no public badge
+            self.seats[seat].auto = False
+            changed.append(self.seats[seat].row())
+        room: dict[str, Any] = {}
+        points = None
+        out = Outcome(reply=None if client_id is None else p.Ack(id=client_id, v=self.version), action=seat)
+        if st.over:
+            points, room = self._book(st)
+            out.ended = True
+        out.writes.append(ActionWrite(ActionRow(len(st.actions) - 1, self.version, seat, client_id,
+                                                msgspec.json.encode(action).decode()), room, points, changed))
+        if private:
+            before = sum(1 for v, _, who in self.marks if v == self.version and who == seat)
+            self.marks.append((self.version, len(st.log), seat))
+            self._refresh_legal(now)
+            out.sends.append(Send(since, only=seat, seen=before))
+        else:
+            self.opened = now
+            self.marks.append((self.version, len(st.log), None))
+            self._refresh_legal(now)
+            out.sends.append(Send(since))
+        out.timers = True
+        return out
+
+    def close_window(self, now: float) -> Outcome:
+        """Close a complete claim window: a public step (the claim, or the card to the discards, and what follows).
+        Only the version is stored: replaying the stored actions closes the window again."""
+        st = self.state
+        if st is None or not st.window_complete():
+            raise RoomError("no_window", "没有可以结束的叫牌窗口", "no complete claim window to close")
+        since = self.version
+        st.close_window()
+        self.version += 1
+        out = Outcome(timers=True)
+        if st.over:  # a 胡 on the card: book the hand (the 胡 itself is stored already)
+            points, room = self._book(st)
+            out.writes += [RoomWrite({"version": self.version, **room}), FinishWrite(points)]
+            out.ended = True
+        else:
+            out.writes.append(RoomWrite({"version": self.version}))
+        self.opened = now
+        self.marks.append((self.version, len(st.log), None))
+        self._refresh_legal(now)
+        out.sends.append(Send(since))
+        return out
+
+    def _book(self, st: GameState) -> tuple[str, dict[str, Any]]:
+        """Book a finished hand into the match: scores, next dealer, status; (its points, the room fields)."""
+        assert st.result is not None
+        for s, pts in enumerate(st.result.points):
+            self.scores[s] += pts
+        self.hands_played += 1
+        self.dealer = next_dealer(DealerRule(self.config.dealer_rule), self.dealer, st.result.winner,
+                                  self.rules.table.seats)
+        self.status = "finished" if self.hands_played >= self.config.hands else "between"
+        self.ready = set()
+        self.deadlines = {}
+        self.pending = PendingDeal.fresh(len(self.seats)) if self.status == "between" else None
+        return msgspec.json.encode(st.result.points).decode(), {
+            "scores": msgspec.json.encode(self.scores).decode(), "dealer": self.dealer,
+            "hands_played": self.hands_played, "status": self.status, "ready": "[]",
+            "deal_seed": self.pending.seed if self.pending is not None else None, "deal_entropy": None,
+        }
+
+    def _refresh_legal(self, now: float) -> None:
+        """Legal epochs and turn deadlines after a change."""
+        st = self.state
+        for s in range(len(self.seats)):
+            legal = st.legal_actions(s) if st is not None else []
+            if legal != self.legal.get(s, []):
+                self.epoch[s] = self.version
+                self.legal[s] = legal
+                self.deadlines.pop(s, None)
+                if legal and self.config.timer > 0 and self.seats[s].kind == "human":
+                    self.deadlines[s] = now + self.config.timer
+
+    # -- commands ------------------------------------------------------------------------------
+    def command(self, seat: int, msg: p.Command, now: float) -> Outcome:
+        """start / next / resume / leave / dissolve / entropy from ``seat``: the outcome's reply is the answer."""
+        if not 0 <= seat < len(self.seats):
+            raise RoomError("not_seated", "没有这个座位", "no such seat")
+        if msg.entropy is not None and not is_entropy(msg.entropy):
+            return Outcome(reply=p.error("bad_entropy", "随机数须是 1 到 64 位小写十六进制",
+                                         "entropy must be 1-64 lowercase hex digits", id=msg.id, v=self.version))
+        out = self._command(seat, msg, now)
+        if out.reply is None:
+            out.reply = p.Ack(id=msg.id, v=self.version)
+        return out
+
+    def _command(self, seat: int, msg: p.Command, now: float) -> Outcome:
+        name = msg.name
+        if name == "entropy":
+            fields = self._entropy(seat, msg)
+            return self._bump_room(**fields) if fields else Outcome()
+        if name == "start":
+            if self.status == "playing" and self.hands_played == 0:
+                return Outcome()
+            if seat != self.host:
+                return Outcome(reply=p.error("not_host", "只有房主可以开始", "only the host can start",
+                                             id=msg.id, v=self.version))
+            if self.status != "waiting":
+                return Outcome(reply=p.error("started", "已经开始了", "already started", id=msg.id, v=self.version))
+            for s in self.seats:
+                if s.kind == "empty":
+                    s.kind, s.name = "bot", f"机器人{s.seat + 1}"
+            self._entropy(seat, msg)
+            return self.deal(now)
+        if name == "next":
+            fields = self._entropy(seat, msg)
+            if self.status == "between" and seat not in self.ready:
+                self.ready.add(seat)
+                fields["ready"] = msgspec.json.encode(sorted(self.ready)).decode()
+            if not fields:
+                return Outcome()
+            out = self._bump_room(**fields)
+            out.timers = True
+            return out
+        if name == "resume":
+            if not self.seats[seat].auto:
+                return Outcome()
+            self.seats[seat].auto = False
+            return self._bump_seats([seat], now)
+        if name == "leave":
+            s = self.seats[seat]
+            s.token_hash = None
+            if self.status == "waiting":
+                s.kind, s.name = "empty", ""
+            else:
+                s.kind, s.auto = "bot", False
+                s.name = f"机器人{seat + 1}"
+            out = self._bump_seats([seat], now)
+            out.timers = True
+            return out
+        if name == "dissolve":
+            if seat != self.host:
+                return Outcome(reply=p.error("not_host", "只有房主可以解散房间", "only the host can dissolve the room",
+                                             id=msg.id, v=self.version))
+            self.status = "dissolved"
+            self.version += 1
+            return Outcome(writes=[RoomWrite({"status": self.status, "version": self.version})],
+                           closed=("房主解散了房间", "the host dissolved the room"))
+        raise RoomError("bad_command", "没有这个命令", f"unknown command; one of {p.COMMANDS}")
+
+    def _entropy(self, seat: int, msg: p.Command) -> dict[str, Any]:
+        """Add a seat's entropy to the next deal; the room fields to store (none if nothing changed)."""
+        if msg.entropy is None or self.pending is None or self.status not in ("waiting", "between"):
+            return {}
+        return {"deal_entropy": self.pending.entropy_json()} if self.pending.add(seat, msg.entropy) else {}
+
+    def _bump_room(self, **fields: Any) -> Outcome:
+        """A change of room fields at a new version."""
+        since = self.version
+        self.version += 1
+        return Outcome(writes=[RoomWrite({"version": self.version, **fields})], sends=[Send(since)])
+
+    def _bump_seats(self, seats: list[int], now: float) -> Outcome:
+        since = self.version
+        self.version += 1
+        self._refresh_legal(now)
+        return Outcome(writes=[RoomWrite({"version": self.version}, [self.seats[s].row() for s in seats])],
+                       sends=[Send(since)])
+
+    # -- the server's own steps (the room's clock asks for them when :meth:`wake` says) ---------
+    def deal(self, now: float) -> Outcome:
+        """Deal the next hand (its deck follows from the committed ``secrets`` seed and the seats' entropy,
+        ``daer.engine.fairness``); stored before anyone sees it."""
+        if self.status not in ("waiting", "between"):
+            raise RoomError("started", "现在不能发牌", "no hand to deal now")
+        pending = self.pending or PendingDeal.fresh(len(self.seats))  # a room from before verifiable deals
+        st = new_hand(self.rules, deck=pending.deck(), dealer=self.dealer, hold=True)
+        self.version += 1
+        out = Outcome(dealt=True, timers=True, writes=[HandWrite(
+            number=self.hands_played + 1, rules=self.config.rules,
+            overrides=msgspec.json.encode(self.config.overrides).decode(), dealer=self.dealer,
+            deck=msgspec.json.encode(st.deck).decode(), version=self.version, seats=[s.row() for s in self.seats],
+            fairness=(pending.commitment, pending.seed, pending.entropy_json()))])
+        self.fair, self.pending, self.ready = pending.fairness(), None, set()
+        self.install(st, self.version)
+        self.status = "playing"
+        if st.over:  # an instant win (3垅 / 5坎) at the deal
+            points, room = self._book(st)
+            out.writes += [RoomWrite(room), FinishWrite(points)]
+            out.ended = True
+        self._refresh_legal(now)
+        out.sends.append(Send(None))
+        return out
+
+    def install(self, st: GameState, start_version: int) -> None:
+        """Make ``st`` the current hand, dealt at ``start_version``."""
+        self.state = st
+        self.hand_start = start_version
+        self.marks = [(start_version, len(st.log), None)]
+        self.legal, self.epoch, self.deadlines = {}, {}, {}
+        self.standin = set()
+
+    def due(self, now: float) -> Outcome | None:
+        """The step the server owes the match now, if any: the next deal (between hands) or the close of a
+        complete claim window."""
+        if self.status == "between":
+            return self.deal(now)
+        if self.status == "playing" and self.state is not None and self.state.window_complete():
+            return self.close_window(now)
+        return None
+
+    def run_out(self, now: float) -> Outcome:
+        """Turn timers that ran out: in a claim window the 托管 bot answers for the seat this once, quietly (the
+        托管 badge is public: showing it now would tell the table that this seat had an option); otherwise the
+        seat goes into 托管."""
+        st = self.state
+        if self.status != "playing" or st is None:
+            return Outcome()
+        expired = [s for s in st.to_act() if s in self.deadlines and self.deadlines[s] <= now]
+        if not expired:
+            return Outcome()
+        for s in expired:
+            del self.deadlines[s]
+        if st.phase == "claim":
+            self.standin.update(expired)
+            return Outcome()
+        for s in expired:
+            self.seats[s].auto = True
+        return self._bump_seats(expired, now)
+
+    def expire(self) -> Outcome:
+        """The expiry sweep closes the room (never restored)."""
+        self.status = EXPIRED
+        self.version += 1
+        return Outcome(writes=[RoomWrite({"status": EXPIRED, "version": self.version})],
+                       closed=("房间太久没有动静，已关闭", "the room was idle too long and has closed"))
+
+    # -- restore -------------------------------------------------------------------------------
+    def replay(self, st: GameState, start_version: int, actions: list[tuple[int, int, Action]], *,
+               finished: bool, now: float) -> Outcome:
+        """Rebuild the current hand from its record: ``st`` as dealt, then the stored (version, seat, action)s,
+        with the claim windows closed between them; what must be stored before anyone sees the room (a hand
+        over but not booked, windows closed here)."""
+        self.install(st, start_version)
+        for version, seat, action in actions:
+            # the windows closed before this action (not stored: each was a public step just before it)
+            closed = []
+            while st.window_complete():
+                st.close_window()
+                closed.append(len(st.log))
+            public = st.phase != "claim"
+            top = version - 1 if public else version
+            self.marks += [(top - len(closed) + 1 + i, n, None) for i, n in enumerate(closed)]
+            st.apply(action)
+            self.marks.append((version, len(st.log), None if public else seat))
+        last = max((v for v, _, _ in self.marks), default=start_version)
+        while st.window_complete():  # closed before the restart, or due: a restart does not wait for it
+            st.close_window()
+            last += 1
+            self.marks.append((last, len(st.log), None))
+        stored = self.version
+        self.version = max(self.version, last)
+        out = Outcome()
+        if st.over and not finished:  # stopped between storing the last action and booking it
+            points, fields = self._book(st)
+            out.writes += [RoomWrite({"version": self.version, **fields}), FinishWrite(points)]
+            out.ended = True
+        elif self.version > stored:  # windows closed here: store the version before anyone sees it
+            out.writes.append(RoomWrite({"version": self.version}))
+        self._refresh_legal(now)
+        return out
+
+
+def _no(reply: p.Error) -> Outcome:
+    """A refusal the client may retry with the same id (not kept)."""
+    return Outcome(reply=reply, keep="none")
+
+
+__all__ = ["EXPIRED", "LIVE", "Match"]
