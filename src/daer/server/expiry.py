@@ -13,7 +13,6 @@ from daer.server.limits import Limits
 from daer.server.manager import RoomManager
 from daer.server.match import LIVE
 from daer.server.port import LeaseLost
-from daer.store.leases import expire_unclaimed
 
 log = logging.getLogger("daer.server")
 
@@ -52,9 +51,9 @@ async def sweep_forever(manager: RoomManager, limits: Limits) -> None:
                       finished_ttl=limits.finished_ttl)
             if n:
                 log.info("expired %d rooms", n)
-            if not manager.leases.sole:  # rooms of a cluster that nobody ever connected to are in no memory
-                n = expire_unclaimed(manager.store.engine, time.time() - limits.waiting_ttl)
-                if n:
-                    log.info("expired %d rooms nobody ever joined", n)
+            # rooms of a cluster that nobody ever connected to are in no worker's memory
+            n = manager.leases.expire_unclaimed(time.time() - limits.waiting_ttl)
+            if n:
+                log.info("expired %d rooms nobody ever joined", n)
         except Exception:
             log.exception("expiry sweep failed")

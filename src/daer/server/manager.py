@@ -22,12 +22,10 @@ from daer.server.bounds import RoomConfig, RoomError, check_config
 from daer.server.dealing import PendingDeal, fairness_of
 from daer.server.logs import ctx
 from daer.server.match import EXPIRED, LIVE, Match
-from daer.server.port import DEFAULT_TTL, LeaseLost, Leases, RoomPort
+from daer.server.port import DEFAULT_TTL, Elsewhere, LeaseLost, Leases, RoomPort, refused
 from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room, action_codec, moved
 from daer.server.seating import Seat, token_hash
 from daer.store import RoomRow, Store
-from daer.store.leases import holder
-from daer.store.writer import WriteConflict
 
 log = logging.getLogger("daer.server")
 ADOPT_PER_TICK = 100
@@ -102,14 +100,12 @@ class RoomManager:
         if not 3 <= len(code) <= 16:
             return None
         self.store.flush()  # a room the expiry sweep just closed is read as closed
-        if holder(self.store.engine, code) is None:
-            return None
-        if self.draining:
-            raise moved()
-        epoch = self.leases.take(code)
+        try:
+            epoch = self.leases.claim(code, draining=self.draining)
+        except Elsewhere:
+            raise moved() from None
         if epoch is None:
-            self.leases.ask(code)
-            raise moved()
+            return None
         row = self.store.load_room(code)  # read after taking the lease: everything the last holder wrote
         if row is None:
             return None
@@ -141,7 +137,7 @@ class RoomManager:
         room = self.rooms.get(code)
         if room is None:
             return
-        if isinstance(exc, WriteConflict):  # the fence refused it: another worker holds the lease now
+        if refused(exc):  # the fence refused it: another worker holds the lease now
             log.warning("room %s: lease lost (epoch %d); no longer serving it", code, room.port.epoch,
                         extra=ctx("lease_lost", room=code))
             self.rooms.pop(code, None)

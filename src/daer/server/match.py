@@ -310,6 +310,8 @@ class Match:
         if msg.entropy is not None and not is_entropy(msg.entropy):
             return Outcome(reply=p.error("bad_entropy", "随机数须是 1 到 64 位小写十六进制",
                                          "entropy must be 1-64 lowercase hex digits", id=msg.id, v=self.version))
+        if self.status not in LIVE:  # finished, dissolved or expired: nothing changes, nothing is stored
+            return Outcome(reply=p.Ack(id=msg.id, v=self.version), keep="memory")
         out = self._command(seat, msg, now)
         if out.reply is None:
             out.reply = p.Ack(id=msg.id, v=self.version)

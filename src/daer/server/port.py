@@ -104,6 +104,16 @@ class RoomPort:
         self._write(lambda f: self.store.save_reply(self.code, reply, fence=f), None)
 
 
+class Elsewhere(Exception):
+    """This worker may not serve the room now: another live worker holds it (and was asked for it), or this
+    worker drains."""
+
+
+def refused(exc: BaseException) -> bool:
+    """True when a failed write was refused by its fence (the lease is another worker's now)."""
+    return isinstance(exc, WriteConflict)
+
+
 class Leases:
     """This worker's leases on rooms (the decisions; the statements are :mod:`daer.store.leases`)."""
 
@@ -119,6 +129,25 @@ class Leases:
     def renew_every(self) -> float:
         """Seconds between renewals: three chances before a lease ends."""
         return self.ttl / 3
+
+    def claim(self, code: str, *, draining: bool = False) -> int | None:
+        """The epoch at which this worker serves ``code`` from now on (its lease taken); None for no such room.
+        Raises :class:`Elsewhere` while draining, or while another live worker holds the lease (that worker is
+        asked to hand it over: the balancer sends the room's players here)."""
+        if sql.holder(self.store.engine, code) is None:
+            return None
+        if draining:
+            raise Elsewhere(code)
+        epoch = self.take(code)
+        if epoch is None:
+            self.ask(code)
+            raise Elsewhere(code)
+        return epoch
+
+    def expire_unclaimed(self, created_before: float) -> int:
+        """Close rooms made through some worker that no worker ever served, created before ``created_before``
+        (nothing to do for the sole process, which keeps what it makes); how many."""
+        return 0 if self.sole else sql.expire_unclaimed(self.store.engine, created_before)
 
     def take(self, code: str) -> int | None:
         """Acquire a room's lease; its epoch, or None while another live worker holds it."""
@@ -160,4 +189,4 @@ class Leases:
         return self.store.room_codes() if self.sole else sql.owned(self.store.engine, self.owner)
 
 
-__all__ = ["DEFAULT_TTL", "LeaseLost", "Leases", "RoomPort", "default_worker"]
+__all__ = ["DEFAULT_TTL", "Elsewhere", "LeaseLost", "Leases", "RoomPort", "default_worker", "refused"]
