@@ -4,6 +4,7 @@ its stored actions become durable answers), its rooms still load, and migrating 
 from __future__ import annotations
 
 from importlib import resources
+from typing import Any
 
 import msgspec
 from alembic import command
@@ -80,4 +81,73 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
     with again.engine.connect() as conn:
         assert MigrationContext.configure(conn).get_current_revision() == "0003"
         assert conn.execute(text("SELECT count(*) FROM replies")).scalar() == len(acts)
+    again.close()
+
+
+def _hand(conn: Any, hand_id: int, number: int, seed: int, *, n_actions: int, finished: bool,
+          version: int, code: str = "DUP01") -> list[Any]:
+    """A stored hand of ``code`` (a real deck, ``n_actions`` legal actions from version ``version + 1``)."""
+    st = new_hand(find_rules(), seed=seed)
+    conn.execute(text("INSERT INTO hands (id, room_code, number, rules, overrides, dealer, deck, start_version,"
+                      " finished, points) VALUES (:id, :code, :n, 'luzhou', '{}', 0, :deck, :v, :f, :pts)"),
+                 {"id": hand_id, "code": code, "n": number, "deck": msgspec.json.encode(st.deck).decode(),
+                  "v": version, "f": finished, "pts": "[0,0,0,0]" if finished else None})
+    for i in range(n_actions):
+        seat = st.to_act()[0]
+        action = st.legal_actions(seat)[0]
+        st.apply(action)
+        conn.execute(text("INSERT INTO actions (hand_id, idx, version, seat, client_id, payload) "
+                          "VALUES (:h, :i, :v, :s, NULL, :p)"),
+                     {"h": hand_id, "i": i, "v": version + 1 + i, "s": seat,
+                      "p": msgspec.json.encode(action).decode()})
+    return list(st.actions)
+
+
+def test_0003_sets_duplicate_hands_aside_and_keeps_the_record_that_got_furthest(db_url: str) -> None:
+    """Two processes dealt the same hand numbers before leases existed: the upgrade to 0003 (a unique index on
+    (room_code, number)) must still succeed; it keeps the finished hand over an unfinished one, the longer record
+    over the shorter, then the later written, and moves the others with their actions to hands_dropped /
+    actions_dropped."""
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        cfg = _config()
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0002")
+        conn.execute(text("INSERT INTO rooms (code, created_at, config, status, version, scores, dealer, hands_played)"
+                          " VALUES ('DUP01', 0, '{\"timer\": 0, \"hands\": 4}', 'playing', 40, '[0,0,0,0]', 0, 2)"))
+        for s in range(4):
+            conn.execute(text("INSERT INTO seats (room_code, seat, kind, name, token_hash, auto) "
+                              "VALUES ('DUP01', :s, 'bot', 'b', NULL, :f)"), {"s": s, "f": False})
+        _hand(conn, 1, 1, 11, n_actions=2, finished=False, version=1)  # hand 1 twice: this fork stopped early
+        _hand(conn, 2, 1, 12, n_actions=1, finished=True, version=1)  # the finished one is kept
+        _hand(conn, 3, 2, 13, n_actions=4, finished=False, version=10)  # hand 2: the longer record is kept
+        _hand(conn, 4, 2, 14, n_actions=2, finished=False, version=10)
+        _hand(conn, 5, 3, 15, n_actions=3, finished=False, version=20)  # hand 3 three times, equal records:
+        _hand(conn, 6, 3, 16, n_actions=3, finished=False, version=20)  # the last written is kept
+        kept = _hand(conn, 7, 3, 17, n_actions=3, finished=False, version=20)
+        conn.execute(text("UPDATE rooms SET version = 23 WHERE code = 'DUP01'"))
+    engine.dispose()
+
+    store = Store(db_url)  # upgrades to head: refused before (the unique index met the duplicates)
+    with store.engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == "0003"
+        hands = conn.execute(text("SELECT number, id FROM hands ORDER BY number")).all()
+        assert [tuple(h) for h in hands] == [(1, 2), (2, 3), (3, 7)]
+        dropped = conn.execute(text("SELECT id, number, kept_id FROM hands_dropped ORDER BY id")).all()
+        assert [tuple(d) for d in dropped] == [(1, 1, 2), (4, 2, 3), (5, 3, 7), (6, 3, 7)]
+        moved = conn.execute(text("SELECT hand_id, count(*) FROM actions_dropped GROUP BY hand_id ORDER BY hand_id"))
+        assert [tuple(m) for m in moved] == [(1, 2), (4, 2), (5, 3), (6, 3)]
+        assert conn.execute(text("SELECT count(*) FROM actions WHERE hand_id IN (1, 4, 5, 6)")).scalar() == 0
+    leases = Leases(store, "test", sole=False)
+    epoch = leases.take("DUP01")
+    assert epoch is not None
+    row = store.load_room("DUP01")
+    assert row is not None and row.hand is not None and row.hand.id == 7
+    room = room_from_row(row, store, 0.0, leases.port("DUP01", epoch, row.version, lambda: None))
+    assert room.state is not None and room.state.actions == kept  # the kept hand replays from its record
+    store.close()
+
+    again = Store(db_url)  # nothing left to do
+    with again.engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM hands_dropped")).scalar() == 4
     again.close()
