@@ -96,7 +96,7 @@ def one(workers: int, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         assert "default-server inter 500ms fall 2 rise 2" in shipped
         patched = shipped.replace("default-server inter 500ms fall 2 rise 2", f"default-server {args.check}")
         local.haproxy_template = lambda: patched
-    state = local.up(folder, workers=workers, extra=extra)
+    state = local.up(folder, workers=workers, extra=extra, lb_rate=10**6, lb_conns=10**6)  # one client address
     try:
         idle0 = sample(state)  # the cluster idle: health checks, lease renewals
         time.sleep(args.idle)

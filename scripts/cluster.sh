@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A local cluster in one command: a private PostgreSQL, HAProxy routing every room by its code, and N
 # `daer serve` workers, all on free loopback ports, from Debian's packages (installed when missing).
-#   scripts/cluster.sh up [--workers N] [--dir DIR] [--lease-ttl S] [-- daer serve options]   (prints the URL)
+#   scripts/cluster.sh up [--workers N] [--dir DIR] [--lease-ttl S] [--lb-rate N] [--lb-conns N]
+#                         [-- daer serve options]   (prints the URL)
 #   scripts/cluster.sh down [--dir DIR]
 #   scripts/cluster.sh status [--dir DIR]
 # docs/deploy.md, "Cluster".

@@ -13,6 +13,8 @@ import shutil
 import signal
 import subprocess
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ import pytest
 from serving import TEST_LIMITS, Client, get, post
 from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
 
 from daer.cluster import local
 from daer.cluster.pg import unavailable
@@ -62,7 +65,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
     folder = tmp_path_factory.mktemp("cluster")
     args = ["--bot-delay", "0.05", "--claim-window", "0.05", *TEST_LIMITS]
     out = subprocess.run(["bash", str(ROOT / "scripts" / "cluster.sh"), "up", "--workers", "2", "--dir",
-                          str(folder), "--lease-ttl", "2", "--", *args],
+                          str(folder), "--lease-ttl", "2", "--lb-rate", "100000", "--lb-conns", "100000", "--", *args],
                          capture_output=True, text=True, timeout=180, check=False)
     assert out.returncode == 0, out.stderr
     state = json.loads((folder / local.STATE).read_text())
@@ -162,6 +165,48 @@ class Table:
         except ConnectionClosed as exc:
             self.closed_with = exc.rcvd.code if exc.rcvd is not None else None
         self.client = None
+
+
+def _status(url: str) -> tuple[int, dict[str, str], bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as res:
+            return res.status, {k.lower(): v for k, v in res.headers.items()}, res.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, {k.lower(): v for k, v in exc.headers.items()}, exc.read()
+
+
+def test_the_balancer_limits_each_address_across_all_workers(cluster: dict[str, Any], tmp_path: Path) -> None:
+    """The workers' limits count per worker (N workers: N times the limit); the balancer's stick table counts
+    each address over the whole cluster: past its rate a burst is answered 429 (with Retry-After and the
+    workers' JSON), past its connection cap a new socket is refused 429 — while the test cluster's balancer
+    with high limits lets the same burst through (the workers here run with the tests' high limits)."""
+    port = local.free_port()
+    cfg = tmp_path / "lb.cfg"
+    cfg.write_text(local.render_haproxy(f"127.0.0.1:{port}", [(w["name"], w["port"]) for w in cluster["workers"]],
+                                        rate=20, conns=3))
+    assert local.check_haproxy(cfg) is None
+    pid = local.spawn(["haproxy", "-f", str(cfg)], tmp_path / "lb.log")
+    socks: list[Any] = []
+    try:
+        url = f"http://127.0.0.1:{port}"
+        assert local.ready(url, 30)
+        socks = [connect(f"ws://127.0.0.1:{port}/ws").__enter__() for _ in range(3)]  # the cap: 3 open
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"ws://127.0.0.1:{port}/ws").__enter__()
+        assert refused.value.response.status_code == 429
+        for s in socks:
+            s.close()
+        answers = [_status(f"{url}/healthz") for _ in range(40)]
+        codes = [a[0] for a in answers]
+        assert codes.count(200) <= 20 and 429 in codes, codes
+        assert codes.index(429) >= codes.count(200) or codes.count(200) == 0  # refused from the limit on
+        _code, headers, body = answers[-1]
+        assert headers.get("retry-after") == "10" and json.loads(body)["error"] == "too_many"
+        assert all(_status(f"{cluster['url']}/healthz")[0] == 200 for _ in range(40))  # high limits: all pass
+    finally:
+        for s in socks:
+            s.close()
+        local.stop_pid(pid)
 
 
 def test_kill_9_a_worker_mid_hand_then_drain_the_other(cluster: dict[str, Any]) -> None:

@@ -22,12 +22,17 @@ def up(
     db: Annotated[str | None, typer.Option(help="已有的 PostgreSQL URL (default: start a private one)")] = None,
     lease_ttl: Annotated[float, typer.Option(min=0.5, max=300.0, help="房间租约时长（秒） seconds a lease lasts")]
     = 10.0,
+    lb_rate: Annotated[int, typer.Option(
+        min=1, help="每个地址每 10 秒的请求上限（全集群） requests per address in 10 s, all workers")] = local.LB_RATE,
+    lb_conns: Annotated[int, typer.Option(
+        min=1, help="每个地址的连接上限（全集群） open connections per address, all workers")] = local.LB_CONNS,
     serve_args: Annotated[list[str] | None, typer.Argument(
         help="其余参数交给每个 daer serve extra `daer serve` options for every worker (after --)")] = None,
 ) -> None:
     """启动 start the cluster and print its URL."""
     try:
-        state = local.up(folder, workers=workers, db=db, lease_ttl=lease_ttl, extra=list(serve_args or []))
+        state = local.up(folder, workers=workers, db=db, lease_ttl=lease_ttl, extra=list(serve_args or []),
+                         lb_rate=lb_rate, lb_conns=lb_conns)
     except RuntimeError as exc:
         typer.echo(f"daer cluster: {exc}", err=True)
         raise typer.Exit(1) from exc

@@ -44,10 +44,18 @@ def haproxy_template() -> str:
     return TEMPLATE.read_text()
 
 
-def render_haproxy(bind: str, workers: list[tuple[str, int]]) -> str:
-    """The balancer's config: listen on ``bind``, one checked server line per (name, port) worker."""
+LB_RATE = 300
+"""Requests one client address may make through the balancer in 10 s (all workers together)."""
+LB_CONNS = 64
+"""Connections one client address may hold open at the balancer (sockets and keep-alive, all workers)."""
+
+
+def render_haproxy(bind: str, workers: list[tuple[str, int]], *, rate: int = LB_RATE, conns: int = LB_CONNS) -> str:
+    """The balancer's config: listen on ``bind``, one checked server line per (name, port) worker, and the
+    cluster-wide per-address limits (``rate`` requests in 10 s, ``conns`` open connections)."""
     servers = "\n".join(f"    server {name} 127.0.0.1:{port} check" for name, port in workers)
-    return haproxy_template().replace("@BIND@", bind).replace("@SERVERS@", servers)
+    return (haproxy_template().replace("@BIND@", bind).replace("@SERVERS@", servers)
+            .replace("@RATE@", str(rate)).replace("@CONNS@", str(conns)))
 
 
 def check_haproxy(path: Path) -> str | None:
@@ -112,7 +120,7 @@ def stop_pid(pid: int, sig: int = signal.SIGTERM, wait: float = 15.0) -> None:
 
 
 def up(folder: Path = DEFAULT_DIR, *, workers: int = 2, db: str | None = None, lease_ttl: float = 10.0,
-       extra: list[str] | None = None) -> dict[str, Any]:
+       extra: list[str] | None = None, lb_rate: int = LB_RATE, lb_conns: int = LB_CONNS) -> dict[str, Any]:
     """Start the cluster; its state (also written to ``folder/cluster.json``).  On failure what was started is
     stopped again (the folder is kept for its logs)."""
     state_file = folder / STATE
@@ -121,13 +129,14 @@ def up(folder: Path = DEFAULT_DIR, *, workers: int = 2, db: str | None = None, l
         if any(alive(w["pid"]) for w in old["workers"]) or alive(old.get("haproxy", {}).get("pid", 0) or 0):
             raise RuntimeError(f"a cluster is already up in {folder} ({old.get('url')}); `daer cluster down` first")
     try:
-        return _up(folder, workers=workers, db=db, lease_ttl=lease_ttl, extra=extra)
+        return _up(folder, workers=workers, db=db, lease_ttl=lease_ttl, extra=extra, limits=(lb_rate, lb_conns))
     except BaseException:
         down(folder, keep=True)
         raise
 
 
-def _up(folder: Path, *, workers: int, db: str | None, lease_ttl: float, extra: list[str] | None) -> dict[str, Any]:
+def _up(folder: Path, *, workers: int, db: str | None, lease_ttl: float, extra: list[str] | None,
+        limits: tuple[int, int]) -> dict[str, Any]:
     state_file = folder / STATE
     if shutil.which("haproxy") is None:
         raise RuntimeError("needs haproxy (apt-get install haproxy; scripts/cluster.sh installs it)")
@@ -152,7 +161,8 @@ def _up(folder: Path, *, workers: int, db: str | None, lease_ttl: float, extra: 
             raise RuntimeError(f"worker {w['name']} did not become ready; see {w['log']}")
     lb_port = free_port()
     cfg = folder / "haproxy.cfg"
-    cfg.write_text(render_haproxy(f"127.0.0.1:{lb_port}", [(w["name"], w["port"]) for w in state["workers"]]))
+    cfg.write_text(render_haproxy(f"127.0.0.1:{lb_port}", [(w["name"], w["port"]) for w in state["workers"]],
+                                  rate=limits[0], conns=limits[1]))
     problem = check_haproxy(cfg)
     if problem is not None:
         raise RuntimeError(f"haproxy -c refused {cfg}: {problem}")
