@@ -1,0 +1,184 @@
+"""Fit the learned bot's network to the search bot's rollout means (the shards of ``train/distill.py``).
+
+    nice -n 19 python train/distill_fit.py /work/distill-data/luzhou --out train/runs/distill/luzhou.npz \\
+        --hidden 256 --epochs 40 --seed 1          # then: python train/margin.py … to pick the margin
+
+The network is the learned bot's (``daer.bots.learned``: encode_view + a one-hot of the heuristic choice → one
+value per action index, in points) and learns each candidate's **advantage** over the heuristic choice: the
+masked mean squared error, over the candidates of a decision, between its outputs and the candidate's mean
+rollout points minus the heuristic choice's (0 for the heuristic choice itself).  ``--ce W`` adds W times the
+cross-entropy of a softmax over the candidates against the search bot's choice (the best mean).
+
+Samples are split by hand: hands with ``hand % 10 == 0`` are held out.  AdamW (``--wd``), the held-out loss
+is computed after each epoch and the best epoch's weights are kept (early stopping, ``--patience``).  It
+prints, per epoch, the held-out loss, the loss of predicting 0 everywhere (the heuristic bot), and for
+margins 0, 0.25, 0.5 and 1 the held-out **gain**: the mean, over held-out decisions, of the chosen candidate's
+rollout mean minus the heuristic choice's, where the bot plays the best candidate valued above the margin —
+an unbiased estimate of what one decision gains against heuristic rollouts (the targets of held-out samples
+are independent of the network), where the search bot's own gain, measured on the same noisy means it
+chose by, is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).parent))
+from distill import load
+
+from daer.bots.learned import FEATURES, QNet
+from daer.env.encoding import OBS_SIZE
+
+SCALE = 4.0
+"""Advantages are divided by this for the regression (the exported network gives points)."""
+MARGINS = (0.0, 0.25, 0.5, 1.0)
+
+
+def make_net(hidden: int, layers: int = 2) -> torch.nn.Sequential:
+    """FEATURES → hidden (× ``layers``) → 212, ReLU."""
+    mods: list[torch.nn.Module] = []
+    width = FEATURES
+    for _ in range(layers):
+        mods += [torch.nn.Linear(width, hidden), torch.nn.ReLU()]
+        width = hidden
+    mods.append(torch.nn.Linear(width, 212))
+    return torch.nn.Sequential(*mods)
+
+
+def to_qnet(net: torch.nn.Sequential, meta: dict[str, Any]) -> QNet:
+    """The numpy copy of ``net`` (outputs in points)."""
+    linears = [m for m in net if isinstance(m, torch.nn.Linear)]
+    out = []
+    for i, m in enumerate(linears):
+        w = m.weight.detach().numpy().T.astype(np.float32).copy()
+        b = m.bias.detach().numpy().astype(np.float32).copy()
+        if i == len(linears) - 1:
+            w, b = w * SCALE, b * SCALE
+        out.append((w, b))
+    return QNet(out, meta)
+
+
+def tensors(d: dict[str, np.ndarray], rows: np.ndarray) -> tuple[torch.Tensor, ...]:
+    """Inputs, candidate indices (−1 → 0, masked), mask, advantages (÷ SCALE), search choice."""
+    n = len(rows)
+    x = np.zeros((n, FEATURES), dtype=np.float32)
+    x[:, :OBS_SIZE] = d["obs"][rows]
+    x[np.arange(n), OBS_SIZE + d["heur"][rows].astype(np.int64)] = 1.0
+    cand = d["cand"][rows].astype(np.int64)
+    mask = cand >= 0
+    adv = (d["mean"][rows] - d["mean"][rows, :1]) * mask
+    best = np.where(mask, d["mean"][rows], -np.inf).argmax(axis=1)
+    return (torch.from_numpy(x), torch.from_numpy(np.maximum(cand, 0)), torch.from_numpy(mask.astype(np.float32)),
+            torch.from_numpy((adv / SCALE).astype(np.float32)), torch.from_numpy(best))
+
+
+def losses(net: torch.nn.Module, batch: tuple[torch.Tensor, ...], ce: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """(training loss, masked MSE) of a batch."""
+    x, cand, mask, adv, best = batch
+    q = net(x).gather(1, cand)
+    mse = (((q - adv) ** 2) * mask).sum() / mask.sum()
+    if ce <= 0:
+        return mse, mse
+    logits = q * SCALE - (1 - mask) * 1e9
+    return mse + ce * torch.nn.functional.cross_entropy(logits, best), mse
+
+
+def gains(q: np.ndarray, mean: np.ndarray, mask: np.ndarray) -> dict[float, tuple[float, float]]:
+    """For each margin: (mean gain a decision over the heuristic choice, share of decisions changed)."""
+    out = {}
+    qm = np.where(mask, q, -np.inf)
+    qm[:, 0] = -np.inf
+    j = qm.argmax(axis=1)
+    top = qm[np.arange(len(q)), j]
+    for m in MARGINS:
+        pick = np.where(top > m, j, 0)
+        g = mean[np.arange(len(q)), pick] - mean[:, 0]
+        out[m] = (float(g.mean()), float((pick != 0).mean()))
+    return out
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("data", nargs="+", type=Path, help="directories of shards")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--hidden", type=int, default=256)
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--patience", type=int, default=5)
+    p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--wd", type=float, default=1e-4)
+    p.add_argument("--ce", type=float, default=0.0)
+    p.add_argument("--margin", type=float, default=0.5, help="written in the weights (train/margin.py picks one)")
+    p.add_argument("--rules", default="luzhou", help="the preset the data was made for (written in the weights)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--threads", type=int, default=1)
+    args = p.parse_args(argv)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    parts = [load(d) for d in args.data]
+    d = {k: np.concatenate([q[k] for q in parts]) for k in parts[0]}
+    held = d["hand"] % 10 == 0
+    tr, ho = np.flatnonzero(~held), np.flatnonzero(held)
+    print(f"{len(d['hand'])} samples ({len(tr)} train, {len(ho)} held out), "
+          f"{len(np.unique(d['hand']))} hands", flush=True)
+    ho_t = tensors(d, ho)
+    mask_ho = d["cand"][ho] >= 0
+    mean_ho = d["mean"][ho]
+    zero = float(((ho_t[3] ** 2) * ho_t[2]).sum() / ho_t[2].sum())
+    net = make_net(args.hidden, args.layers)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.wd)
+    rng = np.random.default_rng(args.seed)
+    best: tuple[float, dict[str, Any]] | None = None
+    bad = 0
+    log: list[dict[str, Any]] = []
+    for epoch in range(1, args.epochs + 1):
+        t0 = time.process_time()
+        net.train()
+        order = rng.permutation(tr)
+        for i in range(0, len(order), args.batch * 16):
+            chunk = tensors(d, order[i : i + args.batch * 16])
+            for j in range(0, len(chunk[0]), args.batch):
+                loss, _ = losses(net, tuple(t[j : j + args.batch] for t in chunk), args.ce)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        net.eval()
+        with torch.no_grad():
+            _, mse = losses(net, ho_t, 0.0)
+            q = net(ho_t[0]).gather(1, ho_t[1]).numpy() * SCALE
+        g = gains(q, mean_ho, mask_ho)
+        row = {"epoch": epoch, "heldout_mse": float(mse), "zero_mse": zero, "cpu_s": time.process_time() - t0,
+               "gain": {str(m): v for m, v in g.items()}}
+        log.append(row)
+        print(f"epoch {epoch}: held-out mse {float(mse):.4f} (zero {zero:.4f}); gain/decision "
+              + ", ".join(f"m{m}: {v[0]:+.3f} ({100 * v[1]:.0f}%)" for m, v in g.items())
+              + f"; {row['cpu_s']:.0f} CPU s", flush=True)
+        if best is None or float(mse) < best[0]:
+            best = (float(mse), {k: v.clone() for k, v in net.state_dict().items()})
+            bad = 0
+        else:
+            bad += 1
+            if bad >= args.patience:
+                break
+    assert best is not None
+    net.load_state_dict(best[1])
+    meta = {"rules": args.rules, "target": "advantage", "margin": args.margin, "width": 4, "method": "distill",
+            "hidden": args.hidden, "samples": len(tr), "heldout_mse": best[0], "zero_mse": zero}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    to_qnet(net, meta).save(args.out)
+    args.out.with_suffix(".jsonl").write_text("".join(json.dumps(r) + "\n" for r in log))
+    print(f"wrote {args.out} (best held-out mse {best[0]:.4f})")
+    return log
+
+
+if __name__ == "__main__":
+    main()
