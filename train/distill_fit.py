@@ -34,8 +34,8 @@ import torch
 sys.path.insert(0, str(Path(__file__).parent))
 from distill import load
 
-from daer.bots.learned import FEATURES, QNet
-from daer.env.encoding import OBS_SIZE
+from daer.bots.learned import FEATURES, PAIR_EXTRA, QNet, candidate_extra, offer_of
+from daer.env.encoding import N_ACTIONS, OBS_SIZE
 
 SCALE = 4.0
 """Advantages are divided by this for the regression (the exported network gives points)."""
@@ -64,6 +64,145 @@ def to_qnet(net: torch.nn.Sequential, meta: dict[str, Any]) -> QNet:
             w, b = w * SCALE, b * SCALE
         out.append((w, b))
     return QNet(out, meta)
+
+
+class PairNet(torch.nn.Module):
+    """The "pair" form: (view, candidate numbers, action one-hot) → one value; the one-hot is an embedding."""
+
+    def __init__(self, hidden: int, layers: int = 2) -> None:
+        super().__init__()
+        self.first = torch.nn.Linear(OBS_SIZE + PAIR_EXTRA, hidden)
+        self.action = torch.nn.Embedding(N_ACTIONS, hidden)
+        torch.nn.init.normal_(self.action.weight, std=0.01)
+        mods: list[torch.nn.Module] = []
+        for _ in range(layers - 1):
+            mods += [torch.nn.Linear(hidden, hidden), torch.nn.ReLU()]
+        mods.append(torch.nn.Linear(hidden, 1))
+        self.rest = torch.nn.Sequential(*mods)
+
+    def forward(self, obs: torch.Tensor, extra: torch.Tensor, act: torch.Tensor) -> torch.Tensor:
+        h = torch.relu(self.first(torch.cat([obs, extra], dim=1)) + self.action(act))
+        return self.rest(h)[:, 0]
+
+
+def pair_qnet(net: PairNet, meta: dict[str, Any]) -> QNet:
+    """The numpy copy of a :class:`PairNet` (input: view, candidate numbers, action one-hot; output in points)."""
+    w0 = torch.cat([net.first.weight.T, net.action.weight], dim=0).detach().numpy().astype(np.float32).copy()
+    layers = [(w0, net.first.bias.detach().numpy().astype(np.float32).copy())]
+    linears = [m for m in net.rest if isinstance(m, torch.nn.Linear)]
+    for i, m in enumerate(linears):
+        w = m.weight.detach().numpy().T.astype(np.float32).copy()
+        b = m.bias.detach().numpy().astype(np.float32).copy()
+        if i == len(linears) - 1:
+            w, b = w * SCALE, b * SCALE
+        layers.append((w, b))
+    return QNet(layers, {**meta, "form": "pair"})
+
+
+def pair_rows(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """One row a candidate: its sample, candidate numbers, action index, the row of its sample's heuristic
+    choice, and its advantage (points)."""
+    sample, extra, act, base, adv = [], [], [], [], []
+    for i in range(len(d["hand"])):
+        obs = d["obs"][i].astype(np.float32)
+        hand = [round(float(v)) for v in obs[:20]]
+        offer = offer_of(obs)
+        first = len(act)
+        for j, a in enumerate(d["cand"][i]):
+            if a < 0:
+                break
+            sample.append(i)
+            extra.append(candidate_extra(hand, int(a), offer, first=j == 0))
+            act.append(int(a))
+            base.append(first)
+            adv.append(float(d["mean"][i, j] - d["mean"][i, 0]))
+    return {"sample": np.array(sample), "extra": np.array(extra, dtype=np.float32), "act": np.array(act),
+            "base": np.array(base), "adv": np.array(adv, dtype=np.float32)}
+
+
+def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarray) -> tuple[QNet, list[dict[str, Any]]]:
+    """Train a :class:`PairNet` on f(candidate) − f(heuristic choice) ≈ advantage; early stopping on held out."""
+    t0 = time.process_time()
+    rows = pair_rows(d)
+    obs_all = torch.from_numpy(d["obs"].astype(np.float32))
+    extra_all = torch.from_numpy(rows["extra"])
+    act_all = torch.from_numpy(rows["act"].astype(np.int64))
+    sample_all = torch.from_numpy(rows["sample"].astype(np.int64))
+    print(f"{len(rows['act'])} candidate rows in {time.process_time() - t0:.0f} CPU s", flush=True)
+    row_held = held[rows["sample"]]
+    other = rows["base"] != np.arange(len(rows["base"]))
+    tr = np.flatnonzero(other & ~row_held)
+    ho_rows = np.flatnonzero(row_held)
+
+    def f(net: PairNet, r: np.ndarray) -> torch.Tensor:
+        rt = torch.from_numpy(r)
+        return net(obs_all[sample_all[rt]], extra_all[rt], act_all[rt])
+
+    # held-out decisions as padded (sample, candidate) tables for the gain
+    ho_samples = np.flatnonzero(held)
+    mean_ho = d["mean"][ho_samples]
+    mask_ho = d["cand"][ho_samples] >= 0
+    claim_ho = d["claim"][ho_samples]
+    pos = np.full(len(d["hand"]), -1)
+    pos[ho_samples] = np.arange(len(ho_samples))
+    slot = np.arange(len(rows["base"])) - rows["base"]
+    adv_t = torch.from_numpy(rows["adv"] / SCALE)
+    ho_pairs = np.flatnonzero(other & row_held)
+    zero = float((adv_t[torch.from_numpy(ho_pairs)] ** 2).mean())
+    net = PairNet(args.hidden, args.layers)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.wd)
+    rng = np.random.default_rng(args.seed)
+    best: tuple[float, dict[str, Any]] | None = None
+    bad = 0
+    log: list[dict[str, Any]] = []
+    for epoch in range(1, args.epochs + 1):
+        t0 = time.process_time()
+        net.train()
+        order = rng.permutation(tr)
+        for i in range(0, len(order), args.batch):
+            r = order[i : i + args.batch]
+            pred = f(net, r) - f(net, rows["base"][r])
+            loss = ((pred - adv_t[torch.from_numpy(r)]) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        net.eval()
+        with torch.no_grad():
+            v = f(net, ho_rows).numpy()
+        vb = v - v[np.searchsorted(ho_rows, rows["base"][ho_rows])]
+        q = np.zeros(mean_ho.shape, dtype=np.float32)
+        q[pos[rows["sample"][ho_rows]], slot[ho_rows]] = vb * SCALE
+        mse = float(((vb[other[ho_rows]] - rows["adv"][ho_rows][other[ho_rows]] / SCALE) ** 2).mean())
+        log.append(report(epoch, mse, zero, q, mean=mean_ho, mask=mask_ho, claim=claim_ho,
+                          cpu=time.process_time() - t0))
+        if best is None or mse < best[0]:
+            best = (mse, {k: t.clone() for k, t in net.state_dict().items()})
+            bad = 0
+        else:
+            bad += 1
+            if bad >= args.patience:
+                break
+    assert best is not None
+    net.load_state_dict(best[1])
+    meta = {"rules": args.rules, "target": "advantage", "margin": args.margin, "width": 4, "method": "distill",
+            "hidden": args.hidden, "samples": int((~held).sum()), "heldout_mse": best[0], "zero_mse": zero}
+    return pair_qnet(net, meta), log
+
+
+def report(epoch: int, mse: float, zero: float, q: np.ndarray, *, mean: np.ndarray, mask: np.ndarray,
+           claim: np.ndarray, cpu: float) -> dict[str, Any]:
+    """Print and return one epoch's held-out figures (``q``: predicted advantages, [decision, candidate])."""
+    g = gains(q, mean, mask)
+    by_kind = {name: gains(q[claim == c], mean[claim == c], mask[claim == c])
+               for name, c in (("discard", 0), ("claim", 1)) if (claim == c).any()}
+    print(f"epoch {epoch}: held-out mse {mse:.4f} (zero {zero:.4f}); gain/decision "
+          + ", ".join(f"m{m}: {v[0]:+.3f} ({100 * v[1]:.0f}%)" for m, v in g.items()) + f"; {cpu:.0f} CPU s",
+          flush=True)
+    print("    " + "; ".join(f"{k}: " + ", ".join(f"m{m}: {v[0]:+.3f} ({100 * v[1]:.0f}%)" for m, v in gk.items())
+                             for k, gk in by_kind.items()), flush=True)
+    return {"epoch": epoch, "heldout_mse": mse, "zero_mse": zero, "cpu_s": cpu,
+            "gain": {str(m): v for m, v in g.items()},
+            **{f"gain_{k}": {str(m): v for m, v in gk.items()} for k, gk in by_kind.items()}}
 
 
 def tensors(d: dict[str, np.ndarray], rows: np.ndarray) -> tuple[torch.Tensor, ...]:
@@ -118,6 +257,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--wd", type=float, default=1e-4)
     p.add_argument("--ce", type=float, default=0.0)
     p.add_argument("--margin", type=float, default=0.5, help="written in the weights (train/margin.py picks one)")
+    p.add_argument("--form", choices=("pair", "actions"), default="pair",
+                   help="pair: one value a candidate from its own numbers; actions: one output per action index")
+    p.add_argument("--max-samples", type=int, default=None, help="use only the first N samples (a data curve)")
     p.add_argument("--rules", default="luzhou", help="the preset the data was made for (written in the weights)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=1)
@@ -126,13 +268,20 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     torch.set_num_threads(args.threads)
     parts = [load(d) for d in args.data]
     d = {k: np.concatenate([q[k] for q in parts]) for k in parts[0]}
+    if args.max_samples is not None:
+        d = {k: v[: args.max_samples] for k, v in d.items()}
     held = d["hand"] % 10 == 0
     tr, ho = np.flatnonzero(~held), np.flatnonzero(held)
     print(f"{len(d['hand'])} samples ({len(tr)} train, {len(ho)} held out), "
           f"{len(np.unique(d['hand']))} hands", flush=True)
+    if args.form == "pair":
+        qnet, log = fit_pair(args, d, held)
+        save(args.out, qnet, log)
+        return log
     ho_t = tensors(d, ho)
     mask_ho = d["cand"][ho] >= 0
     mean_ho = d["mean"][ho]
+    claim_ho = d["claim"][ho]
     zero = float(((ho_t[3] ** 2) * ho_t[2]).sum() / ho_t[2].sum())
     net = make_net(args.hidden, args.layers)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.wd)
@@ -156,12 +305,17 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             _, mse = losses(net, ho_t, 0.0)
             q = net(ho_t[0]).gather(1, ho_t[1]).numpy() * SCALE
         g = gains(q, mean_ho, mask_ho)
+        by_kind = {name: gains(q[claim_ho == c], mean_ho[claim_ho == c], mask_ho[claim_ho == c])
+                   for name, c in (("discard", 0), ("claim", 1)) if (claim_ho == c).any()}
         row = {"epoch": epoch, "heldout_mse": float(mse), "zero_mse": zero, "cpu_s": time.process_time() - t0,
-               "gain": {str(m): v for m, v in g.items()}}
+               "gain": {str(m): v for m, v in g.items()},
+               **{f"gain_{k}": {str(m): v for m, v in gk.items()} for k, gk in by_kind.items()}}
         log.append(row)
         print(f"epoch {epoch}: held-out mse {float(mse):.4f} (zero {zero:.4f}); gain/decision "
               + ", ".join(f"m{m}: {v[0]:+.3f} ({100 * v[1]:.0f}%)" for m, v in g.items())
               + f"; {row['cpu_s']:.0f} CPU s", flush=True)
+        print("    " + "; ".join(f"{k}: " + ", ".join(f"m{m}: {v[0]:+.3f} ({100 * v[1]:.0f}%)" for m, v in gk.items())
+                                 for k, gk in by_kind.items()), flush=True)
         if best is None or float(mse) < best[0]:
             best = (float(mse), {k: v.clone() for k, v in net.state_dict().items()})
             bad = 0
@@ -173,11 +327,16 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     net.load_state_dict(best[1])
     meta = {"rules": args.rules, "target": "advantage", "margin": args.margin, "width": 4, "method": "distill",
             "hidden": args.hidden, "samples": len(tr), "heldout_mse": best[0], "zero_mse": zero}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    to_qnet(net, meta).save(args.out)
-    args.out.with_suffix(".jsonl").write_text("".join(json.dumps(r) + "\n" for r in log))
-    print(f"wrote {args.out} (best held-out mse {best[0]:.4f})")
+    save(args.out, to_qnet(net, meta), log)
     return log
+
+
+def save(out: Path, net: QNet, log: list[dict[str, Any]]) -> None:
+    """Write the weights and the epochs' figures beside them (``.jsonl``)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    net.save(out)
+    out.with_suffix(".jsonl").write_text("".join(json.dumps(r) + "\n" for r in log))
+    print(f"wrote {out} (best held-out mse {net.meta['heldout_mse']:.4f})")
 
 
 if __name__ == "__main__":

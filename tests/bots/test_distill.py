@@ -5,6 +5,7 @@ writes weights the learned bot plays legally with."""
 from __future__ import annotations
 
 import importlib.util
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -13,10 +14,21 @@ import numpy as np
 import pytest
 
 from daer.bots.heuristic import HeuristicBot
-from daer.bots.learned import FEATURES, LearnedBot, QNet
+from daer.bots.learned import (
+    FEATURES,
+    PAIR_EXTRA,
+    PAIR_FEATURES,
+    LearnedBot,
+    QNet,
+    after_hand,
+    candidate_rows,
+    offer_of,
+)
 from daer.bots.search import SearchBot
+from daer.cards import N_KINDS
 from daer.engine import new_hand
-from daer.env.encoding import encode_action, encode_view, offer_kind
+from daer.engine.actions import Hu, Pass
+from daer.env.encoding import N_ACTIONS, OBS_SIZE, encode_action, encode_view, legal_indices, offer_kind
 from daer.rules import find_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,15 +92,76 @@ def test_the_fit_writes_weights_the_learned_bot_plays_with(distill: ModuleType, 
     fit = script("distill_fit")
     out = tmp_path / "data"
     distill.main(["--out", str(out), "--workers", "1", "--worlds", "2", "--hands", "11", "--shard-minutes", "0"])
-    log = fit.main([str(out), "--out", str(tmp_path / "w.npz"), "--hidden", "16", "--epochs", "2", "--batch", "32"])
-    assert len(log) == 2 and log[-1]["heldout_mse"] > 0
-    net = QNet.load(tmp_path / "w.npz")
-    assert net.layers[0][0].shape == (FEATURES, 16) and net.meta["target"] == "advantage"
-    rules = find_rules("luzhou")
-    bot = LearnedBot(rules, net=net)
-    state = new_hand(rules, seed="fit", dealer=0)
-    while not state.over:
-        view = state.view(state.to_act()[0], log=False)
-        choice = bot.choose(view)
-        assert choice in view.legal
-        state.apply(choice)
+    for form, shape in (("pair", (PAIR_FEATURES, 16)), ("actions", (FEATURES, 16))):
+        w = tmp_path / f"{form}.npz"
+        log = fit.main([str(out), "--out", str(w), "--form", form, "--hidden", "16", "--epochs", "2", "--batch", "32"])
+        assert len(log) == 2 and log[-1]["heldout_mse"] > 0 and "0.25" in log[-1]["gain"]
+        net = QNet.load(w)
+        assert net.layers[0][0].shape == shape and net.meta["target"] == "advantage"
+        rules = find_rules("luzhou")
+        bot = LearnedBot(rules, net=net)
+        state = new_hand(rules, seed="fit", dealer=0)
+        while not state.over:
+            view = state.view(state.to_act()[0], log=False)
+            choice = bot.choose(view)
+            assert choice in view.legal
+            state.apply(choice)
+    # the exported numpy network computes what the torch one does (the pair form's embedding folded in)
+    torch = pytest.importorskip("torch")
+    pair = fit.PairNet(8)
+    qn = fit.pair_qnet(pair, {})
+    rows = candidate_rows(np.random.default_rng(3).random(OBS_SIZE, dtype=np.float32), [2, 7, 30])
+    with torch.no_grad():
+        want = pair(torch.from_numpy(rows[:, :OBS_SIZE]), torch.from_numpy(rows[:, OBS_SIZE:OBS_SIZE + PAIR_EXTRA]),
+                    torch.tensor([2, 7, 30])).numpy() * fit.SCALE
+    assert np.allclose(qn.values(rows)[:, 0], want, atol=1e-4)
+
+
+def test_after_hand_is_the_hand_the_engine_leaves() -> None:
+    """The "pair" form's hand after a candidate, from the observation and the action index alone, is the
+    concealed hand the engine leaves once the action took effect (a claim another seat outranks changes nothing)."""
+    rng = random.Random(5)
+    checked: dict[str, int] = {}
+    for rules_name in ("luzhou", "paohuzi"):
+        rules = find_rules(rules_name)
+        for hand in range(40):
+            state = new_hand(rules, seed=f"after:{hand}", dealer=hand % rules.table.seats)
+            while not state.over:
+                seat = state.to_act()[0]
+                view = state.view(seat, log=False)
+                before = [int(v) for v in encode_view(view)[:N_KINDS]]
+                pos = rng.randrange(len(view.legal))
+                action = view.legal[pos]
+                want = after_hand(before, legal_indices(view)[pos], offer_of(encode_view(view)))
+                state.apply(action)
+                if state.over or isinstance(action, Hu | Pass):
+                    continue
+                got = [int(v) for v in encode_view(state.view(seat, log=False))[:N_KINDS]]
+                # it took effect, drew nothing, and laid no 垅 (four of a kind) beside it
+                if got != before and sum(got) <= sum(before) and max(before) < 4:
+                    assert got == want, (rules_name, action)
+                    checked[type(action).__name__] = checked.get(type(action).__name__, 0) + 1
+    assert {"Discard", "Chi", "Peng"} <= set(checked)
+
+
+def test_a_pair_network_chooses_legally_and_sometimes_leaves_the_heuristic() -> None:
+    rng = np.random.default_rng(2)
+    layers = [(rng.normal(size=(PAIR_FEATURES, 8)).astype(np.float32), rng.normal(size=8).astype(np.float32)),
+              (rng.normal(size=(8, 1)).astype(np.float32), np.zeros(1, np.float32))]
+    for name in ("luzhou", "paohuzi"):
+        rules = find_rules(name)
+        bot = LearnedBot(rules, net=QNet(layers, {"target": "advantage", "form": "pair", "margin": 0.0}))
+        deviations = decisions = 0
+        for hand in range(8):
+            state = new_hand(rules, seed=f"pair:{hand}", dealer=hand % rules.table.seats)
+            while not state.over:
+                view = state.view(state.to_act()[0], log=False)
+                choice = bot.choose(view)
+                assert choice in view.legal
+                if len(view.legal) > 1:
+                    decisions += 1
+                    deviations += choice != bot.policy.choose(view)
+                state.apply(choice)
+        assert 0 < deviations < decisions
+    rows = candidate_rows(np.zeros(OBS_SIZE, np.float32), [3, 5])
+    assert rows.shape == (2, PAIR_FEATURES) and rows[0, OBS_SIZE + PAIR_EXTRA - 1] == 1 and rows[1, -N_ACTIONS + 5] == 1

@@ -30,8 +30,22 @@ from daer.bots.base import obvious
 from daer.bots.heuristic import HeuristicBot, connections
 from daer.cards import N_KINDS, is_big, number_of
 from daer.engine.actions import Action, Bao, Discard
+from daer.engine.claims import CHI_PAIRS, orphans
 from daer.engine.views import View
-from daer.env.encoding import N_ACTIONS, OBS_SIZE, encode_action, encode_view, legal_indices, offer_kind
+from daer.env.encoding import _BI_COMBOS as BI_GROUPS
+from daer.env.encoding import (
+    BI_COMBOS,
+    CHI_BASE,
+    N_ACTIONS,
+    OBS_SIZE,
+    PENG,
+    SEATS,
+    ZHAO,
+    encode_action,
+    encode_view,
+    legal_indices,
+    offer_kind,
+)
 from daer.rules import find_rules
 from daer.rules.model import Ruleset
 
@@ -41,6 +55,14 @@ DEFAULT_WEIGHTS = "luzhou"
 """The preset whose weights a ruleset without its own uses."""
 FEATURES = OBS_SIZE + N_ACTIONS
 """Length of the network's input (498)."""
+
+PAIR_EXTRA = 2 * N_KINDS + 6
+"""Numbers a candidate adds to the view's (the "pair" form): the hand after it, that hand's orphans, counts
+of its kinds held once, twice, three and four times, its number of orphans, and "is the heuristic choice"."""
+PAIR_FEATURES = OBS_SIZE + PAIR_EXTRA + N_ACTIONS
+"""Length of one candidate's input in the "pair" form (544): view, candidate numbers, action one-hot."""
+_OFFER = 2 * N_KINDS + SEATS * (2 * N_KINDS + 4)
+"""Where the kind on offer starts in an observation vector."""
 
 Array = npt.NDArray[np.float32]
 
@@ -56,6 +78,67 @@ def features(view: View, policy: HeuristicBot) -> tuple[Array, list[int]]:
 def heuristic_index(view: View, policy: HeuristicBot) -> int:
     """Action index of the heuristic bot's choice for ``view``."""
     return encode_action(policy.choose(view), offer_kind(view))
+
+
+def after_hand(hand: list[int], index: int, offer: int | None) -> list[int]:
+    """Counts per kind of the concealed hand after the action of ``index`` (kinds removed, clipped at 0)."""
+    out = list(hand)
+
+    def take(k: int, n: int = 1) -> None:
+        out[k] = max(0, out[k] - n)
+
+    if index < N_KINDS:
+        take(index)
+    elif index >= N_ACTIONS - N_KINDS:  # 报牌 and 打
+        take(index - (N_ACTIONS - N_KINDS))
+    elif offer is not None and index == PENG:
+        take(offer, 2)
+    elif offer is not None and index == ZHAO:
+        take(offer, 3)
+    elif offer is not None and CHI_BASE <= index < N_ACTIONS - N_KINDS:
+        p, b = divmod(index - CHI_BASE, BI_COMBOS)
+        pairs = CHI_PAIRS[offer]
+        for k in pairs[p][0] if p < len(pairs) else ():
+            take(k)
+        for q in BI_GROUPS[b]:
+            if q < len(pairs):
+                take(offer)
+                for k in pairs[q][0]:
+                    take(k)
+    return out
+
+
+def candidate_rows(obs: Array, cands: list[int]) -> Array:
+    """The "pair" form's input, one row a candidate (action indices, the heuristic choice first)."""
+    hand = [round(float(v)) for v in obs[:N_KINDS]]
+    offer = offer_of(obs)
+    rows = np.zeros((len(cands), PAIR_FEATURES), dtype=np.float32)
+    rows[:, :OBS_SIZE] = obs
+    for r, a in enumerate(cands):
+        rows[r, OBS_SIZE : OBS_SIZE + PAIR_EXTRA] = candidate_extra(hand, a, offer, first=r == 0)
+        rows[r, OBS_SIZE + PAIR_EXTRA + a] = 1.0
+    return rows
+
+
+def offer_of(obs: Array) -> int | None:
+    """The kind on offer in an observation vector."""
+    shown = obs[_OFFER : _OFFER + N_KINDS]
+    return int(np.argmax(shown)) if shown.any() else None
+
+
+def candidate_extra(hand: list[int], index: int, offer: int | None, *, first: bool) -> Array:
+    """The :data:`PAIR_EXTRA` numbers of one candidate (``hand``: counts per kind before it)."""
+    out = np.zeros(PAIR_EXTRA, dtype=np.float32)
+    after = after_hand(hand, index, offer)
+    lone = orphans(after)
+    out[:N_KINDS] = after
+    out[[N_KINDS + k for k in lone]] = 1.0
+    o = 2 * N_KINDS
+    for n in range(1, 5):
+        out[o + n - 1] = sum(1 for c in after if c == n)
+    out[o + 4] = len(lone)
+    out[o + 5] = first
+    return out
 
 
 def candidates(view: View, policy: HeuristicBot, width: int = 4) -> list[int]:
@@ -86,8 +169,10 @@ class QNet:
     """A ReLU multilayer perceptron in numpy: ``values(x)`` gives one value per action index."""
 
     def __init__(self, layers: list[tuple[Array, Array]], meta: dict[str, Any] | None = None) -> None:
-        if not layers or layers[0][0].shape[0] != FEATURES or layers[-1][0].shape[1] != N_ACTIONS:
-            raise ValueError(f"a network needs {FEATURES} inputs and {N_ACTIONS} outputs")
+        shape = (layers[0][0].shape[0], layers[-1][0].shape[1]) if layers else None
+        if shape not in ((FEATURES, N_ACTIONS), (PAIR_FEATURES, 1)):
+            raise ValueError(f"a network needs {FEATURES} inputs and {N_ACTIONS} outputs "
+                             f"(or {PAIR_FEATURES} inputs and 1 output)")
         self.layers = layers
         self.meta = meta or {}
 
@@ -170,6 +255,8 @@ class LearnedBot:
             return sure
         legal = view.legal
         meta = self.net.meta
+        if self.net.layers[-1][0].shape[1] == 1:
+            return self._choose_pair(view)
         advantage = meta.get("target") == "advantage"
         if not advantage and "margin" not in meta:
             x, idx = features(view, self.policy)
@@ -190,6 +277,34 @@ class LearnedBot:
                 best, value = i, float(q[idx[i]])
         return legal[best]
 
+    def _choose_pair(self, view: View) -> Action:
+        """The "pair" form: one value a candidate; the heuristic choice's is subtracted."""
+        legal = view.legal
+        cands = candidates(view, self.policy, int(self.net.meta.get("width", 4)))
+        if len(cands) == 1:
+            return legal[cands[0]]
+        idx = legal_indices(view)
+        v = self.net.values(candidate_rows(encode_view(view), [idx[i] for i in cands]))[:, 0]
+        best, value = 0, float(v[0]) + float(self.net.meta.get("margin", 0.0))
+        for r in range(1, len(cands)):
+            if v[r] > value:
+                best, value = r, float(v[r])
+        return legal[cands[best]]
 
-__all__ = ["DEFAULT_WEIGHTS", "FEATURES", "WEIGHTS_DIR", "LearnedBot", "QNet", "candidates", "features", "load_net",
-           "weights_path"]
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "FEATURES",
+    "PAIR_FEATURES",
+    "WEIGHTS_DIR",
+    "LearnedBot",
+    "QNet",
+    "after_hand",
+    "candidate_extra",
+    "candidate_rows",
+    "candidates",
+    "features",
+    "load_net",
+    "offer_of",
+    "weights_path",
+]
