@@ -79,7 +79,7 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
 
     again = Store(db_url)  # nothing left to do
     with again.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0003"
+        assert MigrationContext.configure(conn).get_current_revision() == "0004"
         assert conn.execute(text("SELECT count(*) FROM replies")).scalar() == len(acts)
     again.close()
 
@@ -130,7 +130,7 @@ def test_0003_sets_duplicate_hands_aside_and_keeps_the_record_that_got_furthest(
 
     store = Store(db_url)  # upgrades to head: refused before (the unique index met the duplicates)
     with store.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0003"
+        assert MigrationContext.configure(conn).get_current_revision() == "0004"
         hands = conn.execute(text("SELECT number, id FROM hands ORDER BY number")).all()
         assert [tuple(h) for h in hands] == [(1, 2), (2, 3), (3, 7)]
         dropped = conn.execute(text("SELECT id, number, kept_id FROM hands_dropped ORDER BY id")).all()

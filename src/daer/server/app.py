@@ -244,7 +244,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         live = manager().live_rooms()
         if len(live) >= lim.max_rooms:
             return _err(503, "busy", "服务器房间已满，请稍后再试", "the server has too many rooms; try later")
-        if sum(r.creator == address for r in live) >= lim.max_rooms_per_address:
+        if manager().rooms_made_by(address) >= lim.max_rooms_per_address:
             return _err(429, "too_many_rooms", f"同一地址最多开 {lim.max_rooms_per_address} 个房间",
                         f"at most {lim.max_rooms_per_address} live rooms per address")
         try:

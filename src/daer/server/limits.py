@@ -13,6 +13,7 @@ address of the connection (``request.client.host``); behind a reverse proxy run 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections import OrderedDict
@@ -113,7 +114,8 @@ class Limits:
     max_rooms: int = 2000
     """Live rooms (waiting / playing / between) in memory; creating more answers 503."""
     max_rooms_per_address: int = 20
-    """Live rooms one address may have created (counted while this process runs)."""
+    """Live rooms one address may have created (the sole process of a SQLite store counts those in its
+    memory; workers of a cluster count them in the store, over every worker)."""
     max_conns: int = 2000
     """WebSocket connections in total ..."""
     max_conns_per_address: int = 32
@@ -151,6 +153,12 @@ class Limits:
 def address_of(conn: HTTPConnection) -> str:
     """The peer address of a request or socket (``"?"`` when the server does not know it)."""
     return conn.client.host if conn.client is not None else "?"
+
+
+def address_key(address: str) -> str:
+    """The form in which an address is stored (``rooms.creator``): SHA-256 hex of it — a pseudonym for
+    counting, not anonymity (IPv4 addresses are few enough to be tried)."""
+    return hashlib.sha256(f"daer-address:{address}".encode()).hexdigest()
 
 
 def too_many(wait: float) -> JSONResponse:

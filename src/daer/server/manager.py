@@ -20,6 +20,7 @@ from daer.engine import GameState
 from daer.server import protocol as p
 from daer.server.bounds import RoomConfig, RoomError, check_config
 from daer.server.dealing import PendingDeal, fairness_of
+from daer.server.limits import address_key
 from daer.server.logs import ctx
 from daer.server.match import EXPIRED, LIVE, Match
 from daer.server.port import DEFAULT_TTL, Elsewhere, LeaseLost, Leases, RoomPort, refused
@@ -85,10 +86,18 @@ class RoomManager:
         self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
                                scores=msgspec.json.encode(match.scores).decode(), dealer=0,
                                seats=[s.row() for s in room.seats], deal_seed=first.seed,
-                               owner=self.worker if keep else None, ttl=self.leases.ttl)
+                               owner=self.worker if keep else None, ttl=self.leases.ttl,
+                               creator=address_key(creator) if creator else None)
         if keep:
             self.rooms[code] = room
         return room, 0, token
+
+    def rooms_made_by(self, address: str) -> int:
+        """Live rooms ``address`` made: those in memory for the sole process of a SQLite store, else those in
+        the store, whichever worker made them (so the per-address cap holds for the whole cluster)."""
+        if self.leases.sole:
+            return sum(r.creator == address for r in self.live_rooms())
+        return self.store.live_rooms_of(address_key(address))
 
     def get(self, code: str) -> Room | None:
         """A room this process serves, by code: in memory, or loaded from the store once its lease is taken

@@ -204,9 +204,10 @@ class Store:
 
     def create_room(self, *, code: str, created_at: float, config: str, scores: str, dealer: int,
                     seats: list[SeatRow], deal_seed: str | None = None, owner: str | None = None,
-                    ttl: float = 0.0) -> None:
+                    ttl: float = 0.0, creator: str | None = None) -> None:
         """A new room and its seats (and the secret seed of its first hand), committed before it returns;
-        ``owner``: the worker that takes its lease at once (epoch 1, for ``ttl`` seconds), else nobody yet."""
+        ``owner``: the worker that takes its lease at once (epoch 1, for ``ttl`` seconds), else nobody yet;
+        ``creator``: a hash of the address that made it (:meth:`live_rooms_of`)."""
         lease: dict[str, Any] = {}
         if owner is not None:
             with self.engine.connect() as conn:
@@ -215,10 +216,16 @@ class Store:
         stmts = [self._insert(_ROOMS, {"code": code, "created_at": created_at, "config": config,
                                        "status": "waiting", "version": 0, "scores": scores, "dealer": dealer,
                                        "hands_played": 0, "ready": "[]", "deal_seed": deal_seed,
-                                       "deal_entropy": None, **lease})]
+                                       "deal_entropy": None, "creator": creator, **lease})]
         stmts += [self._insert(_SEATS, {"room_code": code, "seat": s.seat, "kind": s.kind, "name": s.name,
                                         "token_hash": s.token_hash, "auto": s.auto}) for s in seats]
         self.writer.run_now(code, stmts)
+
+    def live_rooms_of(self, creator: str) -> int:
+        """How many rooms made by ``creator`` (an address's hash) are waiting, playing or between hands."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(_ROOMS).where(
+                _ROOMS.c.creator == creator, _ROOMS.c.status.in_(("waiting", "playing", "between")))).scalar() or 0)
 
     def update_room(self, code: str, *, fence: Fence, seats: list[SeatRow] | None = None,
                     reply: ReplyRow | None = None, **fields: Any) -> None:

@@ -36,6 +36,8 @@ class RoomTable(Base):
     """When the lease ends unless renewed (seconds since the epoch, by the database's clock)."""
     wanted_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """A worker asking the owner to hand the room over (the balancer routes the room's code to it)."""
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """A hash of the address that made the room (the per-address cap of live rooms, counted over the cluster)."""
 
 
 class SeatTable(Base):
