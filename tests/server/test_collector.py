@@ -3,12 +3,14 @@ pause is timed into /metrics (daer.server.metrics, issue 12 item 1)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import Iterator
 
 import pytest
 
 from daer.server import metrics
+from daer.server.collector import YoungCollector
 
 
 @pytest.fixture
@@ -57,3 +59,27 @@ def test_default_leaves_pythons_collector_alone() -> None:
     metrics.tune_gc("default")
     metrics.freeze_after_restore("default")
     assert gc.get_threshold() == threshold and gc.callbacks == callbacks
+
+
+def test_freed_frozen_objects_hide_young_ones_from_the_count_and_the_timed_collection_walks_them(tuned: None) -> None:
+    """Why ``--gc tuned`` also collects on a clock (daer.server.collector): freeing old, frozen objects lowers
+    the collector's count, so the young list grows far past the threshold without a collection; the timed
+    collection walks it and freezes it all the same."""
+    old = [[i] for i in range(30_000)]
+    gc.collect(0)  # frozen by the tuned callback
+    young = []
+    while old:  # a loaded server: the last hand's state freed while the next is made
+        old.pop()
+        young.append([len(old)])
+    assert gc.get_count()[0] < metrics.GC_THRESHOLD[0]  # the count saw no growth: no collection ran ...
+    assert len(gc.get_objects(0)) >= 30_000  # ... though 30,000 young objects wait for the next one
+
+    async def one_tick() -> int:
+        collector = YoungCollector(every=0.001)
+        collector.start()
+        await asyncio.sleep(0.05)
+        collector.stop()
+        return len(gc.get_objects(0))
+
+    assert asyncio.run(one_tick()) < 1_000  # walked and frozen by the timed collection
+    assert young[0] == [29_999]

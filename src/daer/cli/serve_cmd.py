@@ -51,6 +51,13 @@ class LoopOpt(StrEnum):
     uvloop = "uvloop"
 
 
+class WsDeflateOpt(StrEnum):
+    """WebSocket permessage-deflate (RFC 7692)."""
+
+    off = "off"
+    on = "on"
+
+
 class GcOpt(StrEnum):
     """The garbage collector's settings."""
 
@@ -127,6 +134,11 @@ def serve(
     loop: Annotated[LoopOpt, typer.Option(
         help="事件循环 the event loop: asyncio (the default) or uvloop (if installed; measured in docs/deploy.md)")]
     = LoopOpt.asyncio,
+    ws_deflate: Annotated[WsDeflateOpt, typer.Option(
+        help="WebSocket 压缩（permessage-deflate）：off 不压缩（默认，省服务器 CPU），on 压缩（更新约小 16 倍，"
+             "每个动作多约 30 µs CPU） WebSocket compression: off = none (the default: less server CPU), on = "
+             "permessage-deflate when the client offers it (updates ~1.2 kB → ~75 B on the wire, ~30 µs more "
+             "server CPU an action; docs/deploy.md)")] = WsDeflateOpt.off,
     sqlite_sync: Annotated[SyncOpt, typer.Option(
         help="SQLite 落盘：normal 进程被杀不丢，full 断电也不丢（每个循环周期一次 fsync） SQLite synchronous: normal "
              "survives kill -9, full also a power cut (one fsync per loop tick, docs/deploy.md)")] = SyncOpt.normal,
@@ -161,4 +173,4 @@ def serve(
                      worker=worker, lease_ttl=lease_ttl)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
     uvicorn.run(app, host=host, port=port, loop=loop.value, log_level="warning", log_config=None,
-                ws_max_size=65536, ws_ping_interval=20)
+                ws_max_size=65536, ws_ping_interval=20, ws_per_message_deflate=ws_deflate == WsDeflateOpt.on)

@@ -15,7 +15,8 @@ import msgspec
 from daer.cards import format_kinds, kind_ascii, kind_char
 
 
-class _Action(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+class _Action(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False):
+    # gc=False: a frozen record of ints and tuples closes no reference cycle; the collector need not track it
     seat: int
 
 

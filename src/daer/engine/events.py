@@ -19,7 +19,8 @@ from typing import cast
 import msgspec
 
 
-class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False):
+    # gc=False: a frozen record of ints and tuples closes no reference cycle; the collector need not track it
     def seen_by(self, seat: int | None) -> _Event | None:
         """The form of this event that ``seat`` (None: a spectator) may see; None if it sees nothing.
 

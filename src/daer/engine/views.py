@@ -6,6 +6,10 @@ table melds, discards, the shown bottom card, the card on offer, counts — all 
 order, another seat's concealed card, another seat's 过张 or whether another seat
 has an option, in memory or in JSON: it is built from copies, not from the live
 state, and its log is the seat's audience of the events (``Event.seen_by``).
+
+Like events and actions, these structs are ``gc=False``: frozen records of ints, strings and tuples of them
+can close no reference cycle, so the garbage collector does not track them (a server builds one view per
+seat per step: fewer tracked objects, shorter collections; docs/deploy.md, issue 12).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from daer.engine.events import Event
 Phase = Literal["discard", "claim", "over"]
 
 
-class TableMeld(msgspec.Struct, frozen=True, kw_only=True):
+class TableMeld(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A 列 on the table: how it came (peng/zhao/long/chi/wei), its kinds and its card ids.
 
     ``down``: laid face down (跑胡子's 偎 under ``play.wei_hidden``) — only its owner sees its kinds.
@@ -41,7 +45,7 @@ class TableMeld(msgspec.Struct, frozen=True, kw_only=True):
         return ShownMeld(kind=self.kind, kinds=self.kinds if seat == owner else (), down=len(self.ids))
 
 
-class ShownMeld(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class ShownMeld(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """A 列 on the table as a seat sees it: how it came (peng/zhao/long/chi/…) and its kinds.
 
     ``down`` counts the cards of a meld laid face down (0: face up); another seat's face-down meld shows
@@ -53,7 +57,7 @@ class ShownMeld(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     down: int = 0
 
 
-class Offer(msgspec.Struct, frozen=True, kw_only=True):
+class Offer(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The card on offer (engine-internal): its id and kind, ``source`` (reveal/discard), and its seat."""
 
     card: int
@@ -62,7 +66,7 @@ class Offer(msgspec.Struct, frozen=True, kw_only=True):
     owner: int
 
 
-class ShownOffer(msgspec.Struct, frozen=True, kw_only=True):
+class ShownOffer(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The card on offer as a seat sees it: its kind, ``source`` (reveal/discard), and the seat it came from."""
 
     kind: int
@@ -70,7 +74,7 @@ class ShownOffer(msgspec.Struct, frozen=True, kw_only=True):
     owner: int
 
 
-class Result(msgspec.Struct, frozen=True, kw_only=True):
+class Result(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """How the hand ended: ``how`` is hu / instant / huang (黄牌)."""
 
     winner: int | None
@@ -101,7 +105,7 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     (跑胡子's 偎) of other seats than the winner stay face down."""
 
 
-class View(msgspec.Struct, frozen=True, kw_only=True):
+class View(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One seat's observation (``seat`` None: a spectator, who sees no concealed card)."""
 
     seat: int | None

@@ -33,6 +33,7 @@ from daer.rules import preset_names
 from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
 from daer.server.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
+from daer.server.collector import YoungCollector
 from daer.server.dealing import fairness_of
 from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
@@ -186,10 +187,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         store.writer.start()  # from now on: one commit per loop tick, frames sent after it (daer.store.writer)
         sweeper = asyncio.create_task(sweep_forever(manager(), lim))
         keeper = asyncio.create_task(keep_leases_forever(manager()))
+        young = YoungCollector()
+        if gc_mode == "tuned":  # the young generation walked at least every 10 ms (daer.server.collector)
+            young.start()
         _drain_on_sigterm(asyncio.get_running_loop())
         yield
         sweeper.cancel()
         keeper.cancel()
+        young.stop()
         if not manager().draining:
             manager().drain()
         store.close()

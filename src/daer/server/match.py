@@ -24,17 +24,16 @@ from typing import Any
 
 import msgspec
 
-from daer.cards import N_KINDS, kind_of
 from daer.engine import Action, GameState, IllegalActionError, new_hand
 from daer.engine.events import seen_by
 from daer.engine.fairness import Fairness, is_entropy
 from daer.engine.match import DealerRule, next_dealer
 from daer.engine.views import View
-from daer.hands import Meld, MeldKind, waits
 from daer.rules.model import Ruleset
 from daer.server import protocol as p
 from daer.server.bounds import RoomConfig, RoomError, pace_factor
 from daer.server.dealing import PendingDeal
+from daer.server.hints import waits_hint
 from daer.server.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite, Send
 from daer.server.seating import Seat
 from daer.server.settling import work_of
@@ -137,18 +136,9 @@ class Match:
                         view=view, room=self.info(seat, now), waits=self.waits_of(view), p=own)
 
     def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:
-        """叫牌 hint for a seat holding one card short of a complete hand (not while it must discard)."""
-        if view.seat is None or view.phase == "over" or not view.hand or view.actor == view.seat:
-            return ()
-        counts = [0] * N_KINDS
-        for cid in view.hand:
-            counts[kind_of(cid)] += 1
-        melds = tuple(Meld(MeldKind(m.kind), m.kinds) for m in view.melds[view.seat])
-        try:
-            found = waits(self.rules, tuple(counts), melds)
-        except ValueError:
-            return ()
-        return tuple((w.kind, w.hu) for w in found if w.hu >= self.rules.win.min_hu)
+        """叫牌 hint for a seat holding one card short of a complete hand (not while it must discard): remembered
+        between updates (:mod:`daer.server.hints`)."""
+        return waits_hint(self.rules, view)
 
     def movers(self) -> list[int]:
         """Seats the server plays for now: bots, seats in 托管, and seats whose claim timer ran out."""

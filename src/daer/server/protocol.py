@@ -1,6 +1,8 @@
 """The WebSocket protocol: typed messages (msgspec), tagged by ``t``.  Described in ``docs/protocol.md``.
 
 The transport only checks the shape of a message; whether an action is allowed is the engine's call.
+The messages are ``gc=False`` structs (frozen, and nothing refers back to one: no reference cycle), so the
+collector does not track the updates the server builds on every step (issue 12, fewer tracked objects).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ CommandName = Annotated[str, msgspec.Meta(max_length=16)]
 Entropy = Annotated[str, msgspec.Meta(max_length=64)]
 
 
-class _Msg(msgspec.Struct, frozen=True, kw_only=True, tag_field="t", forbid_unknown_fields=True):
+class _Msg(msgspec.Struct, frozen=True, kw_only=True, tag_field="t", forbid_unknown_fields=True, gc=False):
     pass
 
 
@@ -85,7 +87,7 @@ client_decoder = msgspec.json.Decoder(ClientMessage)
 
 
 # -- server to client ---------------------------------------------------------------------------
-class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A seat as everyone sees it."""
 
     seat: int
@@ -98,7 +100,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     score: int
 
 
-class Payment(msgspec.Struct, frozen=True, kw_only=True):
+class Payment(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Who pays whom at the end of a hand."""
 
     payer: int
@@ -108,7 +110,7 @@ class Payment(msgspec.Struct, frozen=True, kw_only=True):
     en: str
 
 
-class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
+class RoomInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The room around the hand: options, seats, scores, the turn deadline."""
 
     code: str

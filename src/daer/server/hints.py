@@ -1,0 +1,49 @@
+"""The 叫牌 hint of a seat's update (which cards would win now), remembered between updates.
+
+A seat's waits depend only on the ruleset's 胡 table and win shape (its :func:`~daer.hands.evaluate.evaluator_for`),
+its concealed cards and its own melds, which change at most once per action of that seat, while the seat's
+update is rebuilt on every step of the table (each discard, each claim window): the hint is looked up, not
+searched again (it was ~5% of the server's CPU per action, docs/deploy.md "Measuring issue 12's targets").
+The table holds only ints, strings and tuples (the collector stops tracking them) and is emptied when it grows past
+:data:`LIMIT` entries.
+"""
+
+from __future__ import annotations
+
+from daer.cards import N_KINDS, kind_of
+from daer.engine.views import View
+from daer.hands import Meld, MeldKind, waits
+from daer.hands.evaluate import evaluator_for
+from daer.rules.model import Ruleset
+
+Hint = tuple[tuple[int, int], ...]
+"""(kind, 胡) of every card that would win now, at least the ruleset's minimum 胡."""
+LIMIT = 100_000
+"""Entries kept at most (a few hundred bytes each): past it the table starts again empty."""
+
+_known: dict[tuple[int, int, tuple[int, ...], tuple[tuple[str, tuple[int, ...]], ...]], Hint] = {}
+
+
+def waits_hint(rules: Ruleset, view: View) -> Hint:
+    """叫牌 hint for the seat of ``view`` holding one card short of a complete hand (none while it must discard,
+    for a spectator, or once the hand is over)."""
+    if view.seat is None or view.phase == "over" or not view.hand or view.actor == view.seat:
+        return ()
+    counts = [0] * N_KINDS
+    for cid in view.hand:
+        counts[kind_of(cid)] += 1
+    own = tuple((m.kind, m.kinds) for m in view.melds[view.seat])
+    # evaluators are kept for good (daer.hands.evaluate): an evaluator's id is never reused
+    key = (id(evaluator_for(rules)), rules.win.min_hu, tuple(counts), own)
+    hit = _known.get(key)
+    if hit is not None:
+        return hit
+    try:
+        found = waits(rules, key[2], tuple(Meld(MeldKind(kind), kinds) for kind, kinds in own))
+    except ValueError:
+        found = []
+    hint = tuple((w.kind, w.hu) for w in found if w.hu >= rules.win.min_hu)
+    if len(_known) >= LIMIT:
+        _known.clear()
+    _known[key] = hint
+    return hint

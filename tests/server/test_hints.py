@@ -1,0 +1,53 @@
+"""The 叫牌 hint of an update is remembered (daer.server.hints): the remembered answer is the one a fresh search
+gives, at every step of whole hands of every preset, and hidden seats' cards play no part in it."""
+
+from __future__ import annotations
+
+import gc
+
+from daer.bots import HeuristicBot
+from daer.cards import N_KINDS, kind_of
+from daer.engine import new_hand
+from daer.engine.views import View
+from daer.hands import Meld, MeldKind, waits
+from daer.rules import find_rules, preset_names
+from daer.rules.model import Ruleset
+from daer.server import hints
+
+
+def searched(rules: Ruleset, view: View) -> tuple[tuple[int, int], ...]:
+    """The hint computed from scratch (what the room computed on every update before it was remembered)."""
+    if view.seat is None or view.phase == "over" or not view.hand or view.actor == view.seat:
+        return ()
+    counts = [0] * N_KINDS
+    for cid in view.hand:
+        counts[kind_of(cid)] += 1
+    melds = tuple(Meld(MeldKind(m.kind), m.kinds) for m in view.melds[view.seat])
+    return tuple((w.kind, w.hu) for w in waits(rules, tuple(counts), melds) if w.hu >= rules.win.min_hu)
+
+
+def test_the_remembered_hint_is_the_searched_one_at_every_step() -> None:
+    hints._known.clear()
+    checked = hits = nonempty = 0
+    for name in preset_names():
+        rules = find_rules(name)
+        for i in range(3):
+            st = new_hand(rules, seed=f"hints:{name}:{i}", dealer=i % rules.table.seats)
+            bots = [HeuristicBot(rules) for _ in range(rules.table.seats)]
+            while not st.over:
+                for seat in [*range(rules.table.seats), None]:
+                    view = st.view(seat, log=False)
+                    before = len(hints._known)
+                    got = hints.waits_hint(rules, view)
+                    hits += len(hints._known) == before
+                    assert got == searched(rules, view), (name, i, seat)
+                    assert hints.waits_hint(rules, view) == got  # asked again: remembered
+                    checked += 1
+                    nonempty += bool(got)
+                s = st.to_act()[0]
+                st.apply(bots[s].choose(st.view(s, log=False)))
+    assert checked > 1_000 and nonempty > 0 and hits > checked // 2
+    for _ in range(4):  # ints, strings and tuples of them: the collector stops tracking the remembered hints
+        gc.collect()  # (a tuple once the ones in it are untracked: one level of nesting a collection)
+    left = [(k, v) for k, v in hints._known.items() if gc.is_tracked(k) or gc.is_tracked(v)]
+    assert not left, left[:3]
