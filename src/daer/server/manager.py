@@ -74,8 +74,9 @@ class RoomManager:
         code = self._new_code()
         n = rules.table.seats
         first = PendingDeal.fresh(n)
-        keep = self.leases.sole and not self.draining
-        port = self.leases.port(code, 1 if keep else 0, 0, functools.partial(self.drop, code))
+        owner, epoch = self.leases.at_creation(draining=self.draining)
+        keep = owner is not None
+        port = self.leases.port(code, epoch, 0, functools.partial(self.drop, code))
         match = Match(code=code, config=cfg, rules=rules, seats=[Seat(i) for i in range(n)], scores=[0] * n,
                       pending=first)
         room = Room(match, self.store, port, bot_delay=self.bot_delay, claim_window=self.claim_window,
@@ -86,7 +87,7 @@ class RoomManager:
         self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
                                scores=msgspec.json.encode(match.scores).decode(), dealer=0,
                                seats=[s.row() for s in room.seats], deal_seed=first.seed,
-                               owner=self.worker if keep else None, ttl=self.leases.ttl,
+                               owner=owner, ttl=self.leases.ttl,
                                creator=address_key(creator) if creator else None)
         if keep:
             self.rooms[code] = room

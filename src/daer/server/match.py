@@ -427,7 +427,7 @@ class Match:
         托管 badge is public: showing it now would tell the table that this seat had an option); otherwise the
         seat goes into 托管."""
         st = self.state
-        if self.status != "playing" or st is None:
+        if self.status != "playing" or st is None or not self.deadlines:
             return Outcome()
         expired = [s for s in st.to_act() if s in self.deadlines and self.deadlines[s] <= now]
         if not expired:

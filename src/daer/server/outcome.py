@@ -15,7 +15,7 @@ from daer.server import protocol as p
 from daer.store import ActionRow, SeatRow
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoomWrite:
     """Room fields (``version`` among them when it changes) and seats (``RoomPort.update_room``)."""
 
@@ -23,7 +23,7 @@ class RoomWrite:
     seats: list[SeatRow] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionWrite:
     """An accepted action of the current hand, with what it changed (``RoomPort.append_action``)."""
 
@@ -34,7 +34,7 @@ class ActionWrite:
     seats: list[SeatRow] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandWrite:
     """A new hand (``RoomPort.start_hand``): the store names it; the room tells the match its id."""
 
@@ -48,7 +48,7 @@ class HandWrite:
     fairness: tuple[str, str, str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FinishWrite:
     """The current hand's result (``RoomPort.finish_hand``)."""
 
@@ -58,7 +58,7 @@ class FinishWrite:
 Write = RoomWrite | ActionWrite | HandWrite | FinishWrite
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Send:
     """Send every connection its update from version ``since``; ``only``: a private step of that seat, which
     had ``seen`` private steps at this version before it."""
@@ -73,7 +73,7 @@ Keep = Literal["store", "memory", "none"]
 there is one, else alone within the per-seat cap), in memory only, or not at all (the client may retry the id)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Outcome:
     """What one command (or timer) of a match did."""
 

@@ -130,6 +130,12 @@ class Leases:
         """Seconds between renewals: three chances before a lease ends."""
         return self.ttl / 3
 
+    def at_creation(self, *, draining: bool = False) -> tuple[str | None, int]:
+        """(owner, epoch) of a room this worker makes: the sole process of a SQLite store holds it at once
+        (epoch 1); a worker of a cluster leaves it unleased (epoch 0), for the worker the balancer sends the
+        room's code to."""
+        return (self.owner, 1) if self.sole and not draining else (None, 0)
+
     def claim(self, code: str, *, draining: bool = False) -> int | None:
         """The epoch at which this worker serves ``code`` from now on (its lease taken); None for no such room.
         Raises :class:`Elsewhere` while draining, or while another live worker holds the lease (that worker is
