@@ -60,3 +60,25 @@ def test_a_new_id_costs_no_read_of_the_store(tmp_path: Path) -> None:
     assert book.get(0, "old") == p.Ack(id="old", v=1)
     assert reads == ["old"]
     store.close()
+
+
+def test_a_room_just_created_reads_nothing_to_answer_and_bounds_its_answers_all_the_same(tmp_path: Path) -> None:
+    from daer.server.bounds import RoomConfig  # noqa: PLC0415
+    from daer.server.manager import RoomManager  # noqa: PLC0415
+
+    store = Store(f"sqlite:///{tmp_path / 'r.db'}")
+    room, seat, _token = RoomManager(store).create(RoomConfig(timer=0), "A")
+    reads: list[str] = []
+    for name in ("reply_keys", "refusals", "reply"):
+        real = getattr(store, name)
+        setattr(store, name, lambda *a, _real=real, _name=name: reads.append(_name) or _real(*a))
+    book = room.replies
+    assert book.get(seat, "c1") is None
+    for i in range(STORED_ALONE + 5):
+        book.save(seat, f"n{i}", p.Ack(id=f"n{i}", v=0))
+    assert reads == []  # nothing of a new room is stored yet: nothing read
+    store.writer.flush()
+    with store.engine.connect() as conn:
+        stored = conn.execute(text("SELECT count(*) FROM replies WHERE room_code = :c"), {"c": room.code}).scalar()
+    assert stored == STORED_ALONE
+    store.close()

@@ -89,6 +89,7 @@ class RoomManager:
                                seats=[s.row() for s in room.seats], deal_seed=first.seed,
                                owner=owner, ttl=self.leases.ttl,
                                creator=address_key(creator) if creator else None)
+        room.replies.none_stored()
         if keep:
             self.rooms[code] = room
         return room, 0, token
