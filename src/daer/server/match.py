@@ -126,12 +126,11 @@ class Match:
         full = since is None or not self.hand_start <= since <= self.version
         start = 0
         if since is not None and not full:
-            start = max((n for v, n, who in self.marks if v <= since and who is None), default=0)
-            mine = [n for v, n, who in self.marks if v == since and who == seat and n >= start]
+            start, mine = _since(self.marks, since, seat)
             if mine and (seen is None or seen > 0):
                 start = mine[-1] if seen is None else mine[min(seen, len(mine)) - 1]
         view = st.view(seat, log=False)
-        own = sum(1 for v, _, who in self.marks if v == self.version and who == seat) if seat is not None else 0
+        own = _own_steps(self.marks, self.version, seat) if seat is not None else 0
         return p.Update(v=self.version, since=None if full else since, full=full, events=seen_by(st.log[start:], seat),
                         view=view, room=self.info(seat, now), waits=self.waits_of(view), p=own)
 
@@ -228,7 +227,7 @@ class Match:
         out.writes.append(ActionWrite(ActionRow(len(st.actions) - 1, self.version, seat, client_id,
                                                 msgspec.json.encode(action).decode()), room, points, changed))
         if private:
-            before = sum(1 for v, _, who in self.marks if v == self.version and who == seat)
+            before = _own_steps(self.marks, self.version, seat)
             self.marks.append((self.version, len(st.log), seat))
             self._refresh_legal(now)
             out.sends.append(Send(since, only=seat, seen=before))
@@ -487,6 +486,36 @@ class Match:
 def _no(reply: p.Error) -> Outcome:
     """A refusal the client may retry with the same id (not kept)."""
     return Outcome(reply=reply, keep="none")
+
+
+
+def _since(marks: list[tuple[int, int, int | None]], since: int, seat: int | None) -> tuple[int, list[int]]:
+    """(log length at the last public step at or before version ``since``, log lengths after ``seat``'s own
+    private steps at ``since`` from there on, in order).  ``marks`` grow in version and log length, so both are
+    read from the end (the steps a connection missed are few; the hand's marks are many)."""
+    start = 0
+    for v, n, who in reversed(marks):
+        if v <= since and who is None:
+            start = n
+            break
+    mine = []
+    for v, n, who in reversed(marks):
+        if v < since:
+            break
+        if v == since and who == seat and n >= start:
+            mine.append(n)
+    mine.reverse()
+    return start, mine
+
+
+def _own_steps(marks: list[tuple[int, int, int | None]], version: int, seat: int) -> int:
+    """``seat``'s own private steps at ``version`` (the last version: they are at the end of ``marks``)."""
+    k = 0
+    for v, _, who in reversed(marks):
+        if v != version:
+            break
+        k += who == seat
+    return k
 
 
 __all__ = ["EXPIRED", "LIVE", "Match"]
