@@ -151,3 +151,39 @@ def test_a_room_whose_write_fails_is_reloaded_and_its_sockets_closed_unacked(tmp
 
     asyncio.run(tick())
     store.close()
+
+
+def test_a_started_writer_leaves_the_wal_checkpoint_to_a_worker_thread(tmp_path: Path) -> None:
+    """Its commits on the loop never checkpoint (wal_autocheckpoint=0): a worker thread does, every
+    ``checkpoint_every`` seconds; stopped, the writer's connection checkpoints by itself again."""
+    db = tmp_path / "w.db"
+    store = Store(f"sqlite:///{db}")
+    _room(store, "AAAAA")
+    writer = store.writer
+    writer.checkpoint_every = 0.05
+
+    def setting() -> int:
+        cur = writer._dbapi().cursor()
+        n = int(cur.execute("PRAGMA wal_autocheckpoint").fetchone()[0])
+        cur.close()
+        return n
+
+    async def run() -> tuple[int, int, int]:
+        writer.start()
+        off = setting()
+        for v in range(1, 3_001):  # ~3,000 WAL frames: past the 1,000-page autocheckpoint many times over
+            store.update_room("AAAAA", fence=_at(v - 1), version=v)
+            await asyncio.sleep(0)
+        before = writer.checkpoints
+        await asyncio.sleep(0.3)
+        writer.stop()
+        return off, before, writer.checkpoints
+
+    off, before, after = asyncio.run(run())
+    assert off == 0 and setting() == 1000
+    assert after > before >= 0 and after >= 2
+    assert _version(db, "AAAAA") == 3_000
+    with sqlite3.connect(db) as conn:  # the log was copied into the database: a passive checkpoint finds it done
+        busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert busy == 0 and frames == copied
+    store.close()

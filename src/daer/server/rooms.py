@@ -27,7 +27,7 @@ from daer.server.bounds import RoomConfig, RoomError, bot_for
 from daer.server.dealing import PendingDeal
 from daer.server.logs import ctx
 from daer.server.match import EXPIRED, LIVE, Match
-from daer.server.metrics import ACTIONS
+from daer.server.metrics import ACTIONS_BY
 from daer.server.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite
 from daer.server.port import LeaseLost, RoomPort
 from daer.server.replies import ReplyBook
@@ -198,7 +198,7 @@ class Room:
         m = self.match
         if out.action is not None:
             by = "server" if out.reply is None else "player"
-            ACTIONS.labels(by=by).inc()
+            ACTIONS_BY[by].inc()
             if log.isEnabledFor(logging.DEBUG) and m.state is not None and m.state.actions:
                 # the action's type only: its cards may be a private choice's
                 log.debug("action", extra=ctx("action", room=self.code, seat=out.action, v=m.version, by=by,

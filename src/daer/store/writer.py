@@ -25,6 +25,13 @@ Statements run on the event loop's thread (no worker thread: the GIL would make 
 switch interval after every statement), on one raw DB-API connection kept for the writer; parameters go
 to the driver as they are (``sqlite3`` ``:name``, psycopg ``%(name)s``), so no SQLAlchemy statement is
 built per call.
+
+SQLite's WAL checkpoint (copying the log back into the database file, with an ``fdatasync``) is not left to
+the commit that happens to pass 1,000 pages, on the loop: once the writer is started, its connection does not
+checkpoint (``wal_autocheckpoint=0``) and a worker thread runs ``PRAGMA wal_checkpoint(PASSIVE)`` every
+:data:`CHECKPOINT_EVERY` seconds (``sqlite3`` releases the GIL while SQLite works, so the loop goes on; a
+passive checkpoint never blocks a writer).  Measured at 1,000 tables: the checkpoints' writes and syncs were
+~5% of the loop's time.
 """
 
 from __future__ import annotations
@@ -39,6 +46,9 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 log = logging.getLogger("daer.store")
+
+CHECKPOINT_EVERY = 1.0
+"""Seconds between two WAL checkpoints of a started writer on SQLite (in a worker thread)."""
 
 
 class WriteConflict(Exception):
@@ -82,6 +92,10 @@ class Writer:
         self._conn: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._group: _Group | None = None
+        self.checkpoint_every = CHECKPOINT_EVERY
+        self.checkpoints = 0
+        """WAL checkpoints run by the worker thread (SQLite, while started)."""
+        self._checkpointing: asyncio.TimerHandle | None = None
 
     # -- SQL text ---------------------------------------------------------------------------------
     def param(self, name: str) -> str:
@@ -90,13 +104,55 @@ class Writer:
 
     # -- the API ----------------------------------------------------------------------------------
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
-        """From now on units are queued and committed once per tick of ``loop`` (the running one)."""
+        """From now on units are queued and committed once per tick of ``loop`` (the running one); on SQLite
+        the WAL is checkpointed in a worker thread, not by a commit on the loop."""
         self._loop = loop or asyncio.get_running_loop()
+        if self.named:
+            self._autocheckpoint(0)
+            self._checkpointing = self._loop.call_later(self.checkpoint_every, self._checkpoint_soon)
 
     def stop(self) -> None:
-        """Commit what is queued and go back to committing each unit at once."""
+        """Commit what is queued and go back to committing each unit at once (SQLite checkpointing itself)."""
         self.flush()
-        self._loop = None
+        started, self._loop = self._loop is not None, None
+        if self._checkpointing is not None:
+            self._checkpointing.cancel()
+            self._checkpointing = None
+        if started and self.named and self._conn is not None:
+            self._autocheckpoint(1000)
+
+    def _autocheckpoint(self, pages: int) -> None:
+        cur = self._dbapi().cursor()
+        cur.execute(f"PRAGMA wal_autocheckpoint={int(pages)}")
+        cur.close()
+
+    def _checkpoint_soon(self) -> None:
+        """Run a checkpoint in a worker thread, then arm the next one (while the writer runs)."""
+        self._checkpointing = None
+        if self._loop is None:
+            return
+        done = self._loop.run_in_executor(None, self.checkpoint)
+
+        def again(_: asyncio.Future[None]) -> None:
+            if self._loop is not None:
+                self._checkpointing = self._loop.call_later(self.checkpoint_every, self._checkpoint_soon)
+
+        done.add_done_callback(again)
+
+    def checkpoint(self) -> None:
+        """``PRAGMA wal_checkpoint(PASSIVE)`` on a connection of its own (safe in a worker thread)."""
+        try:
+            conn = self.engine.raw_connection()
+            try:
+                cur = conn.cursor()
+                cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                cur.fetchall()
+                cur.close()
+            finally:
+                conn.close()
+            self.checkpoints += 1
+        except Exception:
+            log.exception("WAL checkpoint failed")
 
     @property
     def holding(self) -> bool:
