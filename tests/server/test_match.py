@@ -282,3 +282,22 @@ def test_the_simulation_plays_whole_hands() -> None:
     played = sum(len([h for h in simulate(random.Random(100 + s), steps=900)[1].hands if h["points"]])
                  for s in range(4))
     assert played >= 4
+
+
+def test_the_match_module_does_no_io() -> None:
+    """The match and its outcomes import nothing that waits, writes or reads a clock (the room does all that)."""
+    import ast  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    import daer.server.match as match_module  # noqa: PLC0415
+    import daer.server.outcome as outcome_module  # noqa: PLC0415
+
+    banned = {"asyncio", "time", "socket", "logging", "secrets", "sqlalchemy", "daer.store.db", "daer.server.port",
+              "daer.server.rooms", "daer.server.audience", "daer.server.clock", "daer.server.thinking"}
+    for module in (match_module, outcome_module):
+        tree = ast.parse(Path(str(module.__file__)).read_text())
+        names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        names |= {str(n.module) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert not names & banned, names & banned
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        assert not used & {"Store", "RoomPort", "Conn", "Audience"}, used
