@@ -84,3 +84,21 @@ def test_a_finished_room_stores_nothing_for_leave_resume_dissolve(tmp_path: Path
     assert room.command(seat, p.Command(id="x1", name="leave")) == p.Ack(id="x1", v=v)  # a repeat: same answer
     assert writes == []
     assert room.version == v and room.status == "finished" and [s.row() for s in room.seats] == seats
+
+
+def test_a_deal_the_store_refused_is_not_kept_in_memory(tmp_path: Path, loop: asyncio.AbstractEventLoop,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that fails (the database is gone, not a lost lease) leaves the room as stored, not ahead of it."""
+    mgr = RoomManager(Store(f"sqlite:///{tmp_path / 'd.db'}"), bot_delay=0.0)
+    room, _seat, _token = mgr.create(RoomConfig(timer=0, hands=1), "A")
+
+    def down(**_kw: Any) -> int:
+        raise RuntimeError("the database is down")
+
+    monkeypatch.setattr(room.port, "start_hand", down)
+    with pytest.raises(RuntimeError):
+        room.command(0, p.Command(id="s", name="start"))
+    assert room.status == "waiting" and room.state is None and room.version == 0
+    assert [s.kind for s in room.seats] == ["human", "empty", "empty", "empty"]
+    monkeypatch.undo()
+    assert isinstance(room.command(0, p.Command(id="s2", name="start")), p.Ack) and room.status == "playing"

@@ -176,11 +176,11 @@ class Room:
                 if isinstance(w, ActionWrite):
                     raise moved() from exc
                 raise
-            except Exception as exc:
-                if not isinstance(w, ActionWrite):
-                    raise
+            except Exception as exc:  # memory must not stay ahead of the store: back to what is stored
                 log.exception("store failed; reloading room %s", self.code)
                 self._reload()
+                if not isinstance(w, ActionWrite):
+                    raise
                 raise RoomError("store", "服务器保存失败，动作未生效，请重试",
                                 "the server could not store the action; nothing changed, try again") from exc
         self._log(out)
