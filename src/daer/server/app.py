@@ -37,7 +37,7 @@ from daer.server.collector import YoungCollector
 from daer.server.dealing import fairness_of
 from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
-from daer.server.limits import Limits, address_of
+from daer.server.limits import Limits, address_key, address_of
 from daer.server.logs import SLOW, ctx
 from daer.server.manager import RoomManager, keep_leases_forever
 from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
@@ -290,8 +290,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         room = _room(request)
         if isinstance(room, JSONResponse):
             return room
+        rid = None if body.rid is None else address_key(f"{address_of(request)}\n{body.rid}")[:40]
         try:
-            seat, token = room.join(body.name.strip())
+            again = room.rejoin(rid) if rid is not None else None  # a repeat whose answer another worker gave
+            seat, token = again if again is not None else room.join(body.name.strip(), rid=rid)
         except LeaseLost:
             return _moved_response()
         except RoomError as exc:

@@ -178,6 +178,20 @@ class Match:
         self.version += 1
         return s.seat, Outcome(writes=[RoomWrite({"version": self.version}, [s.row()])], sends=[Send(None)])
 
+    def retoken(self, seat: int, holder: str, new: str) -> Outcome:
+        """Give a person's seat a new token (hash ``new``) — only while the token hashing to ``holder`` still
+        holds it (a join repeated after its answer was lost: the first token stops working)."""
+        if not 0 <= seat < len(self.seats) or self.status not in LIVE:
+            raise RoomError("closed", "房间已关闭", "the room is closed")
+        s = self.seats[seat]
+        if s.kind != "human" or s.token_hash is None or not hmac.compare_digest(s.token_hash, holder):
+            raise RoomError("rid_used", "这个请求编号已用过，座位已不在你手里，请用新的编号重新加入",
+                            "this request id was used and its seat changed hands since; join with a new id")
+        s.token_hash = new
+        since = self.version
+        self.version += 1
+        return Outcome(writes=[RoomWrite({"version": self.version}, [s.row()])], sends=[Send(since)])
+
     # -- actions -------------------------------------------------------------------------------
     def act(self, seat: int, msg: p.Act, now: float) -> Outcome:
         """A player's action made against version ``msg.v``: accepted, or an error that changes nothing."""

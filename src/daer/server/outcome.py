@@ -93,20 +93,6 @@ class Outcome:
     action: int | None = None
     """The seat whose action was accepted (counted by the room)."""
 
-    def merge(self, other: Outcome) -> Outcome:
-        """This outcome followed by ``other`` (its reply wins when it has one)."""
-        self.writes += other.writes
-        self.sends += other.sends
-        self.timers |= other.timers
-        self.closed = other.closed or self.closed
-        self.dealt |= other.dealt
-        self.ended |= other.ended
-        if other.reply is not None:
-            self.reply, self.keep = other.reply, other.keep
-        if other.action is not None:
-            self.action = other.action
-        return self
-
     @property
     def changed(self) -> bool:
         """True when the match changed something the store keeps."""

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import secrets
 import time
+from typing import Any
 
 import msgspec
 
@@ -39,6 +40,8 @@ __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "EXPIRED", "LIVE", "Room", "action_co
 log = logging.getLogger("daer.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+JOINS = -1
+"""The ``replies.seat`` under which a room keeps what each join with a request id took (seat, token hash)."""
 CODE_LENGTH = 12
 """Characters of a new room code: 32**12 = 1.2e18 codes (docs/protocol.md, "Limits"); old 5-character
 codes keep working."""
@@ -255,12 +258,31 @@ class Room:
         """The seat whose token this is."""
         return self.match.seat_of(token_hash(token))
 
-    def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        """Take an empty seat (any, or the one asked for); returns (seat, secret token)."""
+    def join(self, name: str, seat: int | None = None, *, rid: str | None = None) -> tuple[int, str]:
+        """Take an empty seat (any, or the one asked for); returns (seat, secret token).  ``rid``: a key of the
+        request (its id and address): stored with the seat, so a repeat reaching any worker later gets the seat
+        again (:meth:`rejoin`) instead of a second one."""
         token = secrets.token_urlsafe(18)
-        taken, out = self.match.join(name, token_hash(token), seat)
-        self.perform(out)
+        holder = token_hash(token)
+        taken, out = self.match.join(name, holder, seat)
+        mark = None
+        if rid is not None:  # the seat and the token's hash, never the token
+            mark = ReplyRow(JOINS, f"join:{rid}", msgspec.json.encode({"seat": taken, "holder": holder}).decode(),
+                            False)
+        self.perform(out, mark)
         return taken, token
+
+    def rejoin(self, rid: str) -> tuple[int, str] | None:
+        """A join repeated with the key of an earlier one whose answer this process does not hold (another
+        worker gave it, or this one restarted): the same seat with a new token, the first one no longer valid;
+        None when no join had this key.  Raises ``RoomError("rid_used")`` once the seat changed hands."""
+        text = self.store.reply(self.code, JOINS, f"join:{rid}")
+        if text is None:
+            return None
+        first = msgspec.json.decode(text, type=dict[str, Any])
+        token = secrets.token_urlsafe(18)
+        self.perform(self.match.retoken(int(first["seat"]), str(first["holder"]), token_hash(token)))
+        return int(first["seat"]), token
 
     def holds(self, conn: Conn) -> bool:
         """True while ``conn``'s seat is still held by the token it proved (always for a spectator)."""
