@@ -45,7 +45,7 @@ class SyncOpt(StrEnum):
 
 
 class LoopOpt(StrEnum):
-    """The event loop uvicorn runs (auto: uvloop where it is installed, a dependency except on Windows)."""
+    """The event loop uvicorn runs (auto: uvloop if it is installed, else asyncio)."""
 
     auto = "auto"
     asyncio = "asyncio"
@@ -133,9 +133,9 @@ def serve(
     log_level: Annotated[LogLevelOpt, typer.Option(
         help="日志级别；debug 记下每个动作 log level; debug logs every action")] = LogLevelOpt.info,
     loop: Annotated[LoopOpt, typer.Option(
-        help="事件循环 the event loop: auto (the default) = uvloop where installed (~6% less CPU an action, "
-             "docs/deploy.md), else asyncio; or either by name")]
-    = LoopOpt.auto,
+        help="事件循环 the event loop: asyncio (the default), uvloop (if installed: ~6% less CPU an action, but "
+             "opening handshakes timed out on a saturated machine, docs/deploy.md) or auto (uvloop if installed)")]
+    = LoopOpt.asyncio,
     ws_deflate: Annotated[WsDeflateOpt, typer.Option(
         help="WebSocket 压缩（permessage-deflate）：off 不压缩（默认，省服务器 CPU），on 压缩（更新约小 16 倍，"
              "每个动作多约 30 µs CPU） WebSocket compression: off = none (the default: less server CPU), on = "
