@@ -153,9 +153,10 @@ class Match:
         if self.status == "playing" and self.state is not None:
             if self.state.window_complete():  # held at least claim_window after it opened
                 return max(0.0, claim_window * pace - (now - self.opened))
-            if self.movers():
+            acting = self.state.to_act()
+            if any(self.seats[s].kind == "bot" or self.seats[s].auto or s in self.standin for s in acting):
                 return bot_delay * pace
-            dls = [self.deadlines[s] for s in self.state.to_act() if s in self.deadlines]
+            dls = [self.deadlines[s] for s in acting if s in self.deadlines]
             return max(0.0, min(dls) - now) if dls else None
         if self.status == "between":
             humans = {s.seat for s in self.seats if s.kind == "human" and not s.auto}
@@ -214,10 +215,9 @@ class Match:
         changed) unless it is legal now."""
         if self.status != "playing" or self.state is None:
             raise RoomError("no_hand", "现在没有在打的牌", "no hand is being played")
-        self.state.verify(action)
         if action.seat != seat:
             raise RoomError("not_your_seat", "不能替别人出牌", "a move only for its own seat")
-        return self._commit(action, seat, None, now)
+        return self._commit(action, seat, None, now)  # the engine's apply checks it before changing anything
 
     def _commit(self, action: Action, seat: int, client_id: str | None, now: float, *, resume: bool = False) -> Outcome:
         st = self.state

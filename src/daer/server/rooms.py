@@ -159,15 +159,15 @@ class Room:
         m = self.match
         for w in out.writes:
             try:
-                if isinstance(w, HandWrite):
-                    m.hand_id = self.port.start_hand(
-                        number=w.number, rules=w.rules, overrides=w.overrides, dealer=w.dealer, deck=w.deck,
-                        version=w.version, seats=w.seats, fairness=w.fairness, reply=reply)
-                    reply = None
-                elif isinstance(w, ActionWrite):
+                if isinstance(w, ActionWrite):  # the most frequent first
                     assert m.hand_id is not None
                     self.port.append_action(hand_id=m.hand_id, row=w.row, room=w.room, points=w.points,
                                             seats=w.seats, reply=reply)
+                    reply = None
+                elif isinstance(w, HandWrite):
+                    m.hand_id = self.port.start_hand(
+                        number=w.number, rules=w.rules, overrides=w.overrides, dealer=w.dealer, deck=w.deck,
+                        version=w.version, seats=w.seats, fairness=w.fairness, reply=reply)
                     reply = None
                 elif isinstance(w, RoomWrite):
                     self.port.update_room(seats=w.seats, reply=reply, **w.fields)
