@@ -247,6 +247,11 @@ def simulate(rng: random.Random, steps: int = 400) -> tuple[Match, Stored]:
             assert m.version >= kept[1]
         stored.perform(out, m)
         assert stored.room["version"] == m.version, "the stored version is not the match's"
+        if m.state is not None and i % 10 == 0:  # each update carries its own seat's hand only
+            assert m.update_for(None, None, now).view.hand == ()  # type: ignore[union-attr]
+            for s in range(n):
+                view = m.update_for(s, None, now).view
+                assert view is not None and view.seat == s and view.hand == tuple(sorted(m.state.hands[s]))
         for hand in stored.hands[finished:]:
             if hand["points"] is not None:  # a finished hand replays from its record to the same points
                 st = replays(hand, m.rules)
