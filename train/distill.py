@@ -139,11 +139,13 @@ def run_worker(args: argparse.Namespace, worker: int) -> None:
 
 
 def load(out: Path | str) -> dict[str, np.ndarray]:
-    """Every shard under ``out``, concatenated (hand order within each worker)."""
+    """Every shard under ``out``, concatenated in hand order (so that the first N samples are the first hands)."""
     parts = [dict(np.load(p)) for p in sorted(Path(out).glob("w*-*.npz"))]
     if not parts:
         raise FileNotFoundError(f"no shards in {out}")
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    d = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    order = np.argsort(d["hand"], kind="stable")
+    return {k: v[order] for k, v in d.items()}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -253,8 +253,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--epochs", type=int, default=40)
     p.add_argument("--patience", type=int, default=5)
     p.add_argument("--batch", type=int, default=256)
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--wd", type=float, default=1e-4)
+    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--wd", type=float, default=0.01)
     p.add_argument("--ce", type=float, default=0.0)
     p.add_argument("--margin", type=float, default=0.5, help="written in the weights (train/margin.py picks one)")
     p.add_argument("--form", choices=("pair", "actions"), default="pair",
