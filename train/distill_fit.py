@@ -149,44 +149,90 @@ def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarra
     adv_t = torch.from_numpy(rows["adv"] / SCALE)
     ho_pairs = np.flatnonzero(other & row_held)
     zero = float((adv_t[torch.from_numpy(ho_pairs)] ** 2).mean())
-    net = PairNet(args.hidden, args.layers)
-    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.wd)
-    rng = np.random.default_rng(args.seed)
-    best: tuple[float, dict[str, Any]] | None = None
-    bad = 0
-    log: list[dict[str, Any]] = []
-    for epoch in range(1, args.epochs + 1):
-        t0 = time.process_time()
-        net.train()
-        order = rng.permutation(tr)
-        for i in range(0, len(order), args.batch):
-            r = order[i : i + args.batch]
-            pred = f(net, r) - f(net, rows["base"][r])
-            loss = ((pred - adv_t[torch.from_numpy(r)]) ** 2).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-        net.eval()
-        with torch.no_grad():
-            v = f(net, ho_rows).numpy()
-        vb = v - v[np.searchsorted(ho_rows, rows["base"][ho_rows])]
+    base_ho = np.searchsorted(ho_rows, rows["base"][ho_rows])
+    other_ho = other[ho_rows]
+    target_ho = rows["adv"][ho_rows][other_ho] / SCALE
+
+    def heldout(v: np.ndarray) -> tuple[float, np.ndarray]:
+        """Held-out MSE and predicted advantages [decision, candidate] from values of the held-out rows."""
+        vb = v - v[base_ho]
         q = np.zeros(mean_ho.shape, dtype=np.float32)
         q[pos[rows["sample"][ho_rows]], slot[ho_rows]] = vb * SCALE
-        mse = float(((vb[other[ho_rows]] - rows["adv"][ho_rows][other[ho_rows]] / SCALE) ** 2).mean())
-        log.append(report(epoch, mse, zero, q, mean=mean_ho, mask=mask_ho, claim=claim_ho,
-                          cpu=time.process_time() - t0))
-        if best is None or mse < best[0]:
-            best = (mse, {k: t.clone() for k, t in net.state_dict().items()})
-            bad = 0
-        else:
-            bad += 1
-            if bad >= args.patience:
-                break
-    assert best is not None
-    net.load_state_dict(best[1])
+        return float(((vb[other_ho] - target_ho) ** 2).mean()), q
+
+    log: list[dict[str, Any]] = []
+    members: list[QNet] = []
+    values: list[np.ndarray] = []
+    for member in range(args.ensemble):
+        torch.manual_seed(args.seed + member)
+        net = PairNet(args.hidden, args.layers)
+        opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.wd)
+        rng = np.random.default_rng(args.seed + member)
+        best: tuple[float, dict[str, Any], np.ndarray] | None = None
+        bad = 0
+        for epoch in range(1, args.epochs + 1):
+            t0 = time.process_time()
+            net.train()
+            order = rng.permutation(tr)
+            for i in range(0, len(order), args.batch):
+                r = order[i : i + args.batch]
+                pred = f(net, r) - f(net, rows["base"][r])
+                loss = ((pred - adv_t[torch.from_numpy(r)]) ** 2).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            net.eval()
+            with torch.no_grad():
+                v = f(net, ho_rows).numpy()
+            mse, q = heldout(v)
+            log.append({"member": member, **report(epoch, mse, zero, q, mean=mean_ho, mask=mask_ho, claim=claim_ho,
+                                                   cpu=time.process_time() - t0)})
+            if best is None or mse < best[0]:
+                best = (mse, {k: t.clone() for k, t in net.state_dict().items()}, v)
+                bad = 0
+            else:
+                bad += 1
+                if bad >= args.patience:
+                    break
+        assert best is not None
+        net.load_state_dict(best[1])
+        members.append(pair_qnet(net, {}))
+        values.append(best[2])
+    mse, q = heldout(np.mean(values, axis=0))
+    if args.ensemble > 1:
+        print("ensemble of", args.ensemble, flush=True)
+        log.append({"member": "ensemble", **report(0, mse, zero, q, mean=mean_ho, mask=mask_ho, claim=claim_ho, cpu=0)})
     meta = {"rules": args.rules, "target": "advantage", "margin": args.margin, "width": 4, "method": "distill",
-            "hidden": args.hidden, "samples": int((~held).sum()), "heldout_mse": best[0], "zero_mse": zero}
-    return pair_qnet(net, meta), log
+            "form": "pair", "hidden": args.hidden, "ensemble": args.ensemble, "samples": int((~held).sum()),
+            "heldout_mse": mse, "zero_mse": zero}
+    return merge(members, meta), log
+
+
+def merge(members: list[QNet], meta: dict[str, Any]) -> QNet:
+    """One network computing the mean of several of the same shape: their hidden units side by side
+    (block-diagonal weights between hidden layers), the outputs averaged."""
+    if len(members) == 1:
+        return QNet(members[0].layers, meta)
+    layers = []
+    n = len(members[0].layers)
+    for i in range(n):
+        ws = [m.layers[i][0] for m in members]
+        bs = [m.layers[i][1] for m in members]
+        if i == 0:
+            w = np.concatenate(ws, axis=1)
+            b = np.concatenate(bs)
+        elif i < n - 1:
+            w = np.zeros((sum(x.shape[0] for x in ws), sum(x.shape[1] for x in ws)), dtype=np.float32)
+            r = c = 0
+            for x in ws:
+                w[r : r + x.shape[0], c : c + x.shape[1]] = x
+                r, c = r + x.shape[0], c + x.shape[1]
+            b = np.concatenate(bs)
+        else:
+            w = np.concatenate(ws, axis=0) / len(members)
+            b = np.mean(bs, axis=0)
+        layers.append((w.astype(np.float32), b.astype(np.float32)))
+    return QNet(layers, meta)
 
 
 def report(epoch: int, mse: float, zero: float, q: np.ndarray, *, mean: np.ndarray, mask: np.ndarray,
@@ -255,7 +301,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--wd", type=float, default=0.01)
-    p.add_argument("--ce", type=float, default=0.0)
+    p.add_argument("--ce", type=float, default=0.0, help="(actions form) weight of the cross-entropy")
+    p.add_argument("--ensemble", type=int, default=1, help="(pair form) networks averaged, merged into one")
     p.add_argument("--margin", type=float, default=0.5, help="written in the weights (train/margin.py picks one)")
     p.add_argument("--form", choices=("pair", "actions"), default="pair",
                    help="pair: one value a candidate from its own numbers; actions: one output per action index")

@@ -115,6 +115,14 @@ def test_the_fit_writes_weights_the_learned_bot_plays_with(distill: ModuleType, 
         want = pair(torch.from_numpy(rows[:, :OBS_SIZE]), torch.from_numpy(rows[:, OBS_SIZE:OBS_SIZE + PAIR_EXTRA]),
                     torch.tensor([2, 7, 30])).numpy() * fit.SCALE
     assert np.allclose(qn.values(rows)[:, 0], want, atol=1e-4)
+    # an ensemble merged into one network computes the members' mean
+    members = [fit.pair_qnet(fit.PairNet(8, layers=3), {}) for _ in range(3)]
+    merged = fit.merge(members, {"form": "pair"})
+    assert merged.layers[1][0].shape == (24, 24)
+    assert np.allclose(merged.values(rows), np.mean([m.values(rows) for m in members], axis=0), atol=1e-5)
+    log = fit.main([str(out), "--out", str(tmp_path / "e.npz"), "--ensemble", "2", "--hidden", "8", "--epochs", "1"])
+    assert [r["member"] for r in log] == [0, 1, "ensemble"]
+    assert QNet.load(tmp_path / "e.npz").layers[0][0].shape == (PAIR_FEATURES, 16)
 
 
 def test_after_hand_is_the_hand_the_engine_leaves() -> None:
