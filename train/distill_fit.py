@@ -69,19 +69,20 @@ def to_qnet(net: torch.nn.Sequential, meta: dict[str, Any]) -> QNet:
 class PairNet(torch.nn.Module):
     """The "pair" form: (view, candidate numbers, action one-hot) → one value; the one-hot is an embedding."""
 
-    def __init__(self, hidden: int, layers: int = 2) -> None:
+    def __init__(self, hidden: int, layers: int = 2, dropout: float = 0.0) -> None:
         super().__init__()
+        self.drop = torch.nn.Dropout(dropout)
         self.first = torch.nn.Linear(OBS_SIZE + PAIR_EXTRA, hidden)
         self.action = torch.nn.Embedding(N_ACTIONS, hidden)
         torch.nn.init.normal_(self.action.weight, std=0.01)
         mods: list[torch.nn.Module] = []
         for _ in range(layers - 1):
-            mods += [torch.nn.Linear(hidden, hidden), torch.nn.ReLU()]
+            mods += [torch.nn.Linear(hidden, hidden), torch.nn.ReLU(), torch.nn.Dropout(dropout)]
         mods.append(torch.nn.Linear(hidden, 1))
         self.rest = torch.nn.Sequential(*mods)
 
     def forward(self, obs: torch.Tensor, extra: torch.Tensor, act: torch.Tensor) -> torch.Tensor:
-        h = torch.relu(self.first(torch.cat([obs, extra], dim=1)) + self.action(act))
+        h = self.drop(torch.relu(self.first(torch.cat([obs, extra], dim=1)) + self.action(act)))
         return self.rest(h)[:, 0]
 
 
@@ -165,7 +166,7 @@ def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarra
     values: list[np.ndarray] = []
     for member in range(args.ensemble):
         torch.manual_seed(args.seed + member)
-        net = PairNet(args.hidden, args.layers)
+        net = PairNet(args.hidden, args.layers, args.dropout)
         opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.wd)
         rng = np.random.default_rng(args.seed + member)
         best: tuple[float, dict[str, Any], np.ndarray] | None = None
@@ -302,6 +303,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--wd", type=float, default=0.01)
     p.add_argument("--ce", type=float, default=0.0, help="(actions form) weight of the cross-entropy")
+    p.add_argument("--dropout", type=float, default=0.0, help="(pair form) dropout after each hidden layer")
     p.add_argument("--ensemble", type=int, default=1, help="(pair form) networks averaged, merged into one")
     p.add_argument("--margin", type=float, default=0.5, help="written in the weights (train/margin.py picks one)")
     p.add_argument("--form", choices=("pair", "actions"), default="pair",
