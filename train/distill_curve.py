@@ -8,7 +8,8 @@ For each size (0: every sample) ``train/distill_fit.py`` fits a network on the s
 ``--deals`` duplicate deals (the arena's own ``arena()``; seed ``--seed``, deals the data never saw: the data's
 hands are dealt from ``distill:…``).  Appends one line per size to ``{run}/curve.jsonl`` and plots them against
 the samples and the CPU minutes of data generation they cost (``--cpu-per-sample``, measured from the
-generator's log).
+generator's log).  The plot shows every point of ``curve.jsonl`` (earlier invocations' too: a point can be
+added later, when more data has been made).
 """
 
 from __future__ import annotations
@@ -90,7 +91,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         curve.append(row)
         with (args.run / "curve.jsonl").open("a") as f:
             f.write(json.dumps(row) + "\n")
-    if args.plot is not None:
+    if args.plot is not None:  # every point of the run so far (earlier invocations too), by size
+        lines = (args.run / "curve.jsonl").read_text().splitlines()
+        curve = sorted((json.loads(x) for x in lines if x.strip()), key=lambda c: c["samples"])
         plot(args.plot, curve, f"distilled network ({args.rules}, margin {args.margin}) − heuristic bot, "
                                f"{args.deals} duplicate deals per point")
     return curve

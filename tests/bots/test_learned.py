@@ -13,7 +13,16 @@ import pytest
 
 from daer.bots import RandomBot, is_bot, make_bot
 from daer.bots.arena import lineups, play_deal
-from daer.bots.learned import DEFAULT_WEIGHTS, FEATURES, WEIGHTS_DIR, LearnedBot, QNet, load_net, weights_path
+from daer.bots.learned import (
+    DEFAULT_WEIGHTS,
+    FEATURES,
+    PAIR_FEATURES,
+    WEIGHTS_DIR,
+    LearnedBot,
+    QNet,
+    load_net,
+    weights_path,
+)
 from daer.engine import new_hand
 from daer.env.encoding import N_ACTIONS
 from daer.rules import find_rules, preset_names
@@ -23,12 +32,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_shipped_weights_load_with_the_encoding_sizes() -> None:
-    net = QNet.load(WEIGHTS_DIR / f"{DEFAULT_WEIGHTS}.npz")
-    assert net.layers[0][0].shape[0] == FEATURES and net.layers[-1][0].shape[1] == N_ACTIONS
-    assert net.meta["rules"] == DEFAULT_WEIGHTS
-    assert (WEIGHTS_DIR / f"{DEFAULT_WEIGHTS}.npz").stat().st_size < 1_000_000
-    x = np.zeros(FEATURES, dtype=np.float32)
-    assert net.values(x).shape == (N_ACTIONS,) and np.isfinite(net.values(x)).all()
+    for name in (DEFAULT_WEIGHTS, "paohuzi"):
+        net = QNet.load(WEIGHTS_DIR / f"{name}.npz")
+        shape = (net.layers[0][0].shape[0], net.layers[-1][0].shape[1])
+        assert shape in {(FEATURES, N_ACTIONS), (PAIR_FEATURES, 1)}  # one value per action, or per candidate
+        assert net.meta["rules"] == name
+        assert (WEIGHTS_DIR / f"{name}.npz").stat().st_size < 1_000_000
+        x = np.zeros((3, shape[0]), dtype=np.float32)
+        assert net.values(x).shape == (3, shape[1]) and np.isfinite(net.values(x)).all()
+    assert QNet.load(WEIGHTS_DIR / f"{DEFAULT_WEIGHTS}.npz").meta["form"] == "pair"  # the distilled network
 
 
 def test_weights_round_trip_through_a_file(tmp_path: Path) -> None:
