@@ -14,6 +14,7 @@ from daer.server import create_app
 from daer.server.bounds import RoomError
 from daer.server.limits import Limits, Rate, address_key
 from daer.server.manager import RoomManager
+from daer.server.rooms import request_key
 from daer.server.seating import token_hash
 
 HIGH = Rate(100000, 100000)
@@ -53,5 +54,40 @@ def test_a_join_repeated_on_another_worker_or_after_a_restart_gets_the_same_seat
             # once the seat changed hands, the repeat of its join is refused (not the seat of someone else)
             room.seats[1].token_hash = token_hash("someone else")
             with pytest.raises(RoomError) as used:
-                room.rejoin(address_key("testclient\njoin-1")[:40])
+                room.rejoin(request_key("join", "testclient", "join-1"))
             assert used.value.code == "rid_used" and room.seats[1].token_hash == token_hash("someone else")
+
+
+def test_a_create_repeated_on_another_worker_or_after_a_restart_gets_the_same_room(db_url: str) -> None:
+    """The create's request id is stored with the room (its host token only as a hash): a repeat that reaches
+    another worker, or the process after a restart, gets that room's host seat with a new token — not a second
+    room."""
+    cluster = db_url.startswith("postgresql")
+    body = {"name": "A", "rid": "create-1", "config": {"timer": 0}}
+    with ExitStack() as first_worker:
+        a = first_worker.enter_context(_app(db_url, "a"))
+        first = a.post("/api/rooms", json=body)
+        assert first.status_code == 200, first.json()
+        code = first.json()["code"]
+        assert a.post("/api/rooms", json=body).json() == first.json()  # the same worker: from its memory
+        if not cluster:  # SQLite: the one process stops; its answers in memory are gone as after a restart
+            first_worker.close()
+        with _app(db_url, "b" if cluster else "sole") as b:
+            again = b.post("/api/rooms", json=body)
+            assert again.status_code == 200, again.json()
+            assert again.json()["code"] == code and again.json()["seat"] == 0
+            assert again.json()["token"] != first.json()["token"]
+            assert b.post("/api/rooms", json=body).json() == again.json()
+            other = b.post("/api/rooms", json={**body, "rid": "create-2"}).json()["code"]
+            assert other != code
+            manager = _manager(b)
+            assert manager.store.live_rooms_of(address_key("testclient")) == 2  # not a third room
+            room = manager.get(code)
+            assert room is not None
+            assert [s.kind for s in room.seats] == ["human", "empty", "empty", "empty"]
+            assert room.seat_of(again.json()["token"]) == 0 and room.seat_of(first.json()["token"]) is None
+            # once the host seat changed hands, the repeat is refused (not someone else's seat)
+            room.seats[0].token_hash = token_hash("someone else")
+            with pytest.raises(RoomError) as used:
+                manager.recreate("testclient", request_key("create", "testclient", "create-1"))
+            assert used.value.code == "rid_used" and room.seats[0].token_hash == token_hash("someone else")

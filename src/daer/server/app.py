@@ -37,14 +37,14 @@ from daer.server.collector import YoungCollector
 from daer.server.dealing import fairness_of
 from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
-from daer.server.limits import Limits, address_key, address_of
+from daer.server.limits import Limits, address_of
 from daer.server.logs import SLOW, ctx
 from daer.server.manager import RoomManager, keep_leases_forever
 from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
 from daer.server.port import DEFAULT_TTL, LeaseLost
 from daer.server.pwa import pwa_routes
 from daer.server.replays import replay_body, seat_names
-from daer.server.rooms import Room, action_codec, moved
+from daer.server.rooms import Room, action_codec, moved, request_key
 from daer.server.score_api import calc_routes, read_body
 from daer.server.score_api import json_error as _err
 from daer.server.seating import Conn, token_hash
@@ -246,6 +246,17 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         key = ("create", address, body.rid or "")
         if body.rid is not None and (first := answers.get(key)) is not None:
             return JSONResponse(first)
+        rid = None if body.rid is None else request_key("create", address, body.rid)
+        try:  # a repeat whose answer another worker (or this one before a restart) gave: the same room
+            again = manager().recreate(address, rid) if rid is not None else None
+        except LeaseLost:
+            return _moved_response()
+        except RoomError as exc:
+            return _moved_response() if exc.code == "moved" else _err(409, exc.code, exc.zh, exc.en)
+        if again is not None:
+            answer = {"code": again[0].code, "seat": again[1], "token": again[2], "link": f"/r/{again[0].code}"}
+            answers.put(key, answer)
+            return JSONResponse(answer)
         live = manager().live_rooms()
         if len(live) >= lim.max_rooms:
             return _err(503, "busy", "服务器房间已满，请稍后再试", "the server has too many rooms; try later")
@@ -253,7 +264,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             return _err(429, "too_many_rooms", f"同一地址最多开 {lim.max_rooms_per_address} 个房间",
                         f"at most {lim.max_rooms_per_address} live rooms per address")
         try:
-            room, seat, token = manager().create(body.config, body.name.strip(), creator=address)
+            room, seat, token = manager().create(body.config, body.name.strip(), creator=address, rid=rid)
         except RoomError as exc:
             return _err(400, exc.code, exc.zh, exc.en)
         log.info("room created", extra=ctx("room_created", room=room.code, seat=seat, rules=body.config.rules,
@@ -290,7 +301,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         room = _room(request)
         if isinstance(room, JSONResponse):
             return room
-        rid = None if body.rid is None else address_key(f"{address_of(request)}\n{body.rid}")[:40]
+        rid = None if body.rid is None else request_key("join", address_of(request), body.rid)
         try:
             again = room.rejoin(rid) if rid is not None else None  # a repeat whose answer another worker gave
             seat, token = again if again is not None else room.join(body.name.strip(), rid=rid)

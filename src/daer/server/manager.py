@@ -24,7 +24,7 @@ from daer.server.limits import address_key
 from daer.server.logs import ctx
 from daer.server.match import EXPIRED, LIVE, Match
 from daer.server.port import DEFAULT_TTL, Elsewhere, LeaseLost, Leases, RoomPort, refused
-from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room, action_codec, moved
+from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room, action_codec, moved, taken_mark
 from daer.server.seating import Seat, token_hash
 from daer.store import RoomRow, Store
 
@@ -63,8 +63,9 @@ class RoomManager:
         """Rooms in memory that are waiting, playing or between hands."""
         return [r for r in self.rooms.values() if r.status in LIVE]
 
-    def create(self, cfg: RoomConfig, name: str, *, creator: str = "") -> tuple[Room, int, str]:
-        """A new room with its creator at seat 0 (the host); returns (room, seat, token).
+    def create(self, cfg: RoomConfig, name: str, *, creator: str = "", rid: str | None = None) -> tuple[Room, int, str]:
+        """A new room with its creator at seat 0 (the host); returns (room, seat, token).  ``rid``: the
+        request's key (:func:`~daer.server.rooms.request_key`), stored with the room (:meth:`recreate`).
 
         Everything is checked before anything is stored: a refused room leaves no row behind.
         The sole process of a SQLite store keeps the room (its lease taken at once); a worker of a cluster
@@ -82,17 +83,42 @@ class RoomManager:
         room = Room(match, self.store, port, bot_delay=self.bot_delay, claim_window=self.claim_window,
                     creator=creator)
         token = secrets.token_urlsafe(18)
-        host = room.seats[0]
-        host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", token_hash(token)
+        host, holder = room.seats[0], token_hash(token)
+        host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", holder
         self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
                                scores=msgspec.json.encode(match.scores).decode(), dealer=0,
                                seats=[s.row() for s in room.seats], deal_seed=first.seed,
                                owner=owner, ttl=self.leases.ttl,
-                               creator=address_key(creator) if creator else None)
+                               creator=address_key(creator) if creator else None,
+                               reply=None if rid is None else taken_mark(rid, 0, holder))
         room.replies.none_stored()
         if keep:
             self.rooms[code] = room
         return room, 0, token
+
+    def recreate(self, creator: str, rid: str) -> tuple[Room, int, str] | None:
+        """A create (开房) repeated from ``creator`` with the key ``rid`` of an earlier one whose answer this
+        process does not hold (another worker gave it, or this one restarted): that room, its host seat with a
+        new token (the first one stops working); None when no room was made with this key.  Raises
+        ``RoomError``: ``moved`` while another worker holds the room, ``closed`` when it is over,
+        ``rid_used`` once the host seat changed hands, ``store`` when the new token could not be stored."""
+        code = self.store.room_of_request(address_key(creator), rid)
+        if code is None:
+            return None
+        held = code in self.rooms
+        room = self.get(code)
+        if room is None:
+            raise RoomError("closed", "房间已关闭", "the room is closed")
+        again = room.rejoin(rid)
+        if again is None:  # the room was made with this key: its row is there
+            raise RoomError("closed", "房间已关闭", "the room is closed")
+        self.store.flush()  # the new token is stored before it is handed out
+        seat, token = again
+        if room.seat_of(token) != seat:  # its write failed (the room was reloaded from the store)
+            raise RoomError("store", "服务器保存失败，请重试", "the server could not store the seat; try again")
+        if not held and not self.leases.sole:  # like a new room: left for the worker its code is routed to
+            self.release(code)
+        return room, seat, token
 
     def rooms_made_by(self, address: str) -> int:
         """Live rooms ``address`` made: those in memory for the sole process of a SQLite store, else those in

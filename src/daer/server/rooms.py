@@ -26,6 +26,7 @@ from daer.server import protocol as p
 from daer.server.audience import Audience
 from daer.server.bounds import RoomConfig, RoomError, bot_for
 from daer.server.dealing import PendingDeal
+from daer.server.limits import address_key
 from daer.server.logs import ctx
 from daer.server.match import EXPIRED, LIVE, Match
 from daer.server.metrics import ACTIONS_BY
@@ -35,17 +36,31 @@ from daer.server.replies import ReplyBook
 from daer.server.seating import Conn, Seat, token_hash
 from daer.store import ReplyRow, Store
 
-__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "EXPIRED", "LIVE", "Room", "action_codec", "moved"]
+__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "EXPIRED", "LIVE", "Room", "action_codec", "moved", "request_key",
+           "taken_mark"]
 
 log = logging.getLogger("daer.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 JOINS = -1
-"""The ``replies.seat`` under which a room keeps what each join with a request id took (seat, token hash)."""
+"""The ``replies.seat`` under which a room keeps what each create or join with a request id took (seat, token
+hash), by :func:`request_key`."""
 CODE_LENGTH = 12
 """Characters of a new room code: 32**12 = 1.2e18 codes (docs/protocol.md, "Limits"); old 5-character
 codes keep working."""
 action_codec = msgspec.json.Decoder(Action)
+
+
+def request_key(kind: str, address: str, rid: str) -> str:
+    """The stored key of a create's or join's request id (请求编号) from ``address``: ``kind:`` and a hash of
+    both (the address is never stored in the clear)."""
+    both = f"{address}\n{rid}"
+    return f"{kind}:{address_key(both)[:40]}"
+
+
+def taken_mark(key: str, seat: int, holder: str) -> ReplyRow:
+    """The row that keeps what a request took: the seat and its token's hash, never the token."""
+    return ReplyRow(JOINS, key, msgspec.json.encode({"seat": seat, "holder": holder}).decode(), False)
 
 
 def moved() -> RoomError:
@@ -259,24 +274,21 @@ class Room:
         return self.match.seat_of(token_hash(token))
 
     def join(self, name: str, seat: int | None = None, *, rid: str | None = None) -> tuple[int, str]:
-        """Take an empty seat (any, or the one asked for); returns (seat, secret token).  ``rid``: a key of the
-        request (its id and address): stored with the seat, so a repeat reaching any worker later gets the seat
+        """Take an empty seat (any, or the one asked for); returns (seat, secret token).  ``rid``: the request's
+        key (:func:`request_key`): stored with the seat, so a repeat reaching any worker later gets the seat
         again (:meth:`rejoin`) instead of a second one."""
         token = secrets.token_urlsafe(18)
         holder = token_hash(token)
         taken, out = self.match.join(name, holder, seat)
-        mark = None
-        if rid is not None:  # the seat and the token's hash, never the token
-            mark = ReplyRow(JOINS, f"join:{rid}", msgspec.json.encode({"seat": taken, "holder": holder}).decode(),
-                            False)
-        self.perform(out, mark)
+        self.perform(out, None if rid is None else taken_mark(rid, taken, holder))
         return taken, token
 
     def rejoin(self, rid: str) -> tuple[int, str] | None:
-        """A join repeated with the key of an earlier one whose answer this process does not hold (another
-        worker gave it, or this one restarted): the same seat with a new token, the first one no longer valid;
-        None when no join had this key.  Raises ``RoomError("rid_used")`` once the seat changed hands."""
-        text = self.store.reply(self.code, JOINS, f"join:{rid}")
+        """A join (or create) repeated with the key of an earlier one whose answer this process does not hold
+        (another worker gave it, or this one restarted): the same seat with a new token, the first one no
+        longer valid; None when no request had this key.  Raises ``RoomError("rid_used")`` once the seat
+        changed hands."""
+        text = self.store.reply(self.code, JOINS, rid)
         if text is None:
             return None
         first = msgspec.json.decode(text, type=dict[str, Any])

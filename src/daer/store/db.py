@@ -204,10 +204,11 @@ class Store:
 
     def create_room(self, *, code: str, created_at: float, config: str, scores: str, dealer: int,
                     seats: list[SeatRow], deal_seed: str | None = None, owner: str | None = None,
-                    ttl: float = 0.0, creator: str | None = None) -> None:
+                    ttl: float = 0.0, creator: str | None = None, reply: ReplyRow | None = None) -> None:
         """A new room and its seats (and the secret seed of its first hand), committed before it returns;
         ``owner``: the worker that takes its lease at once (epoch 1, for ``ttl`` seconds), else nobody yet;
-        ``creator``: a hash of the address that made it (:meth:`live_rooms_of`)."""
+        ``creator``: a hash of the address that made it (:meth:`live_rooms_of`); ``reply``: what the create's
+        request id took (:meth:`room_of_request`)."""
         lease: dict[str, Any] = {}
         if owner is not None:
             with self.engine.connect() as conn:
@@ -219,13 +220,20 @@ class Store:
                                        "deal_entropy": None, "creator": creator, **lease})]
         stmts += [self._insert(_SEATS, {"room_code": code, "seat": s.seat, "kind": s.kind, "name": s.name,
                                         "token_hash": s.token_hash, "auto": s.auto}) for s in seats]
-        self.writer.run_now(code, stmts)
+        self.writer.run_now(code, stmts + self._reply(code, reply))
 
     def live_rooms_of(self, creator: str) -> int:
         """How many rooms made by ``creator`` (an address's hash) are waiting, playing or between hands."""
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(_ROOMS).where(
                 _ROOMS.c.creator == creator, _ROOMS.c.status.in_(("waiting", "playing", "between")))).scalar() or 0)
+
+    def room_of_request(self, creator: str, client_id: str) -> str | None:
+        """The room that ``creator`` (an address's hash) made with a request stored as ``client_id`` (one
+        ``replies`` row of the room, :meth:`create_room`), if any: found through the creator's index."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(_ROOMS.c.code).join(_REPLIES, _REPLIES.c.room_code == _ROOMS.c.code).where(
+                _ROOMS.c.creator == creator, _REPLIES.c.client_id == client_id).limit(1)).scalar()
 
     def update_room(self, code: str, *, fence: Fence, seats: list[SeatRow] | None = None,
                     reply: ReplyRow | None = None, **fields: Any) -> None:
