@@ -116,8 +116,8 @@ class RoomManager:
         seat, token = again
         if room.seat_of(token) != seat:  # its write failed (the room was reloaded from the store)
             raise RoomError("store", "服务器保存失败，请重试", "the server could not store the seat; try again")
-        if not held and not self.leases.sole:  # like a new room: left for the worker its code is routed to
-            self.release(code)
+        if not held and self.leases.at_creation(draining=self.draining)[0] is None:
+            self.release(code)  # as when it was made: left to the worker the balancer sends its code to
         return room, seat, token
 
     def rooms_made_by(self, address: str) -> int:
