@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -89,3 +90,37 @@ def test_a_double_tap_on_join_takes_one_seat(server: Server) -> None:
     # the same rid in another room is another request
     other = room(server)
     assert post(f"{server.url}/api/rooms/{other['code']}/join", {"name": "B", "rid": "tap-join"})[1]["seat"] == 1
+
+
+def at_once(url: str, body: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """The answers to two POSTs of ``body`` sent together from two threads."""
+    answers: list[tuple[int, dict[str, Any]]] = []
+    start = threading.Barrier(2)
+
+    def tap() -> None:
+        start.wait()
+        answers.append(post(url, body))
+
+    taps = [threading.Thread(target=tap) for _ in range(2)]
+    for t in taps:
+        t.start()
+    for t in taps:
+        t.join()
+    return answers
+
+
+def test_a_double_tap_on_join_sent_at_once_gets_one_seat_and_one_answer_twice(server: Server) -> None:
+    """Two joins with one rid in flight together (the second arrives while the first waits for its seat's
+    commit): the second waits for the first's answer.  Before, it tried to store a second seat under the same
+    rid: the write failed, one tap got 503 and every socket of the room was closed."""
+    for trial in range(8):
+        r = room(server)
+        watcher = Client(server, r["code"], r["token"])
+        watcher.state(lambda m: True)
+        answers = at_once(f"{server.url}/api/rooms/{r['code']}/join", {"name": "B", "rid": f"tap-at-once-{trial}"})
+        assert answers[0] == answers[1] and answers[0][0] == 200, answers
+        watcher.send({"t": "ping"})  # the host's socket was not closed
+        assert watcher.until(lambda m: m["t"] in ("pong", "closed"))["t"] == "pong"
+        seats = watcher.state(lambda m: m["room"]["seats"][1]["kind"] == "human")["room"]["seats"]
+        assert [s["kind"] for s in seats] == ["human", "human", "empty", "empty"]
+        watcher.close()

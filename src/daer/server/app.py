@@ -113,6 +113,10 @@ class Answers:
     def __init__(self, size: int = 4096, ttl: float = 600.0) -> None:
         self.size, self.ttl = size, ttl
         self.kept: OrderedDict[tuple[str, ...], tuple[float, dict[str, Any]]] = OrderedDict()
+        self.busy: dict[tuple[str, ...], asyncio.Lock] = {}
+        """A lock for each key of requests being answered ..."""
+        self.holders: dict[tuple[str, ...], int] = {}
+        """... and how many requests hold or wait for it (the lock goes with the last)."""
 
     def get(self, key: tuple[str, ...]) -> dict[str, Any] | None:
         """The first answer to this request, if it is still kept."""
@@ -120,6 +124,20 @@ class Answers:
         if hit is None or time.monotonic() - hit[0] > self.ttl:
             return None
         return hit[1]
+
+    @contextlib.asynccontextmanager
+    async def turn(self, key: tuple[str, ...]) -> AsyncIterator[None]:
+        """Requests with one key are answered one after the other: a repeat that arrives while the first is
+        still waiting (a join waits for its seat's commit) finds the first's answer (:meth:`get`)."""
+        lock = self.busy.setdefault(key, asyncio.Lock())
+        self.holders[key] = self.holders.get(key, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self.holders[key] -= 1
+            if not self.holders[key]:
+                del self.holders[key], self.busy[key]
 
     def put(self, key: tuple[str, ...], answer: dict[str, Any]) -> None:
         """Keep an answer (the oldest goes past ``size``)."""
@@ -296,29 +314,31 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         if isinstance(body, JSONResponse):
             return body
         key = ("join", str(request.path_params["code"]).strip().upper(), address_of(request), body.rid or "")
-        if body.rid is not None and (first := answers.get(key)) is not None:
-            return JSONResponse(first)
-        room = _room(request)
-        if isinstance(room, JSONResponse):
-            return room
-        rid = None if body.rid is None else request_key("join", address_of(request), body.rid)
-        try:
-            again = room.rejoin(rid) if rid is not None else None  # a repeat whose answer another worker gave
-            seat, token = again if again is not None else room.join(body.name.strip(), rid=rid)
-        except LeaseLost:
-            return _moved_response()
-        except RoomError as exc:
-            return _err(409, exc.code, exc.zh, exc.en)
-        await manager().store.writer.synced()  # the token is handed out once the seat is stored
-        if not room.serving:  # the fence refused the write: another worker holds the room now
-            return _moved_response()
-        if room.seat_of(token) != seat:  # its write failed (the room was reloaded from the store)
-            return _err(503, "store", "服务器保存失败，请重试", "the server could not store the seat; try again")
-        log.info("seat joined", extra=ctx("seat_joined", room=room.code, seat=seat))
-        answer = {"code": room.code, "seat": seat, "token": token}
-        if body.rid is not None:
-            answers.put(key, answer)
-        return JSONResponse(answer)
+        async with answers.turn(key):  # a double tap's second request waits for the first's answer
+            if body.rid is not None and (first := answers.get(key)) is not None:
+                return JSONResponse(first)
+            room = _room(request)
+            if isinstance(room, JSONResponse):
+                return room
+            rid = None if body.rid is None else request_key("join", address_of(request), body.rid)
+            try:
+                # a repeat whose answer another worker (or this one before a restart) gave
+                again = room.rejoin(rid) if rid is not None else None
+                seat, token = again if again is not None else room.join(body.name.strip(), rid=rid)
+            except LeaseLost:
+                return _moved_response()
+            except RoomError as exc:
+                return _err(409, exc.code, exc.zh, exc.en)
+            await manager().store.writer.synced()  # the token is handed out once the seat is stored
+            if not room.serving:  # the fence refused the write: another worker holds the room now
+                return _moved_response()
+            if room.seat_of(token) != seat:  # its write failed (the room was reloaded from the store)
+                return _err(503, "store", "服务器保存失败，请重试", "the server could not store the seat; try again")
+            log.info("seat joined", extra=ctx("seat_joined", room=room.code, seat=seat))
+            answer = {"code": room.code, "seat": seat, "token": token}
+            if body.rid is not None:
+                answers.put(key, answer)
+            return JSONResponse(answer)
 
     async def room_info(request: Request) -> Response:
         refused = lim.check("lookup", request)
