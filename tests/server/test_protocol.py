@@ -73,6 +73,20 @@ def test_malformed_and_oversized_messages_get_an_error_and_the_connection_keeps_
     assert c.until(lambda m: m["t"] in ("pong", "error"))["t"] == "pong"
 
 
+def test_a_malformed_act_or_command_is_refused_with_its_id(server: Server) -> None:
+    """A client waiting for the answer to its id gets it even when the message was malformed (a version out of
+    range, an entropy too long): before, the ``bad_message`` error carried no id and the client waited on."""
+    r = room(server)
+    c = Client(server, r["code"], r["token"])
+    c.send({"t": "act", "id": "negative-v", "v": -1, "action": {"type": "pass", "seat": 0}})
+    assert c.reply("negative-v")["code"] == "bad_message"
+    c.send({"t": "cmd", "id": "long-entropy", "name": "start", "entropy": "a" * 65})
+    assert c.reply("long-entropy")["code"] == "bad_message"
+    c.send({"t": "cmd", "id": "x" * 65, "name": "start"})  # the id itself out of bounds: not echoed
+    m = c.until(lambda m: m["t"] == "error")
+    assert m["code"] == "bad_message" and m["id"] is None
+
+
 def test_flooding_is_refused_and_others_are_still_served(server: Server) -> None:
     r = room(server)
     flood = Client(server, r["code"], r["token"])

@@ -436,14 +436,22 @@ def _outcome(reply: p.ServerMessage) -> str:
     return reply.code if isinstance(reply, p.Error) else "ack"
 
 
+class _Tagged(msgspec.Struct, frozen=True):
+    """Only the ``id`` of a client message (any other field ignored)."""
+
+    id: p.Id | None = None
+
+
+_tagged = msgspec.json.Decoder(_Tagged)
+
+
 def _peek_id(raw: str | bytes) -> str | None:
-    """The id of a well-formed client message, if it has one."""
+    """The id of a client message that is a JSON object with a well-formed id, even if the rest is malformed or
+    the message is dropped: the client waiting for that id's answer gets one."""
     try:
-        msg = p.client_decoder.decode(raw)
+        return _tagged.decode(raw).id
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    msg_id = getattr(msg, "id", None)
-    return msg_id if isinstance(msg_id, str) else None
 
 
 class Session:
@@ -514,7 +522,8 @@ class Session:
         try:
             msg = p.client_decoder.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            self.send(p.error("bad_message", f"消息格式不对：{exc}", f"malformed message: {exc}", v=v))
+            self.send(p.error("bad_message", f"消息格式不对：{exc}", f"malformed message: {exc}", id=_peek_id(raw),
+                              v=v))
             return
         try:
             self.dispatch(msg)
