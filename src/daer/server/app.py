@@ -12,7 +12,6 @@ import logging
 import signal
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
@@ -32,6 +31,7 @@ from daer.engine.record import RecordError
 from daer.rules import preset_names
 from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
+from daer.server.answers import Answers
 from daer.server.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
 from daer.server.collector import YoungCollector
 from daer.server.dealing import fairness_of
@@ -105,45 +105,6 @@ class JoinBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 
     name: Name = ""
     rid: Id | None = None
-
-
-class Answers:
-    """Answers to requests with a client request id, kept for a while so a repeat gets the first answer."""
-
-    def __init__(self, size: int = 4096, ttl: float = 600.0) -> None:
-        self.size, self.ttl = size, ttl
-        self.kept: OrderedDict[tuple[str, ...], tuple[float, dict[str, Any]]] = OrderedDict()
-        self.busy: dict[tuple[str, ...], asyncio.Lock] = {}
-        """A lock for each key of requests being answered ..."""
-        self.holders: dict[tuple[str, ...], int] = {}
-        """... and how many requests hold or wait for it (the lock goes with the last)."""
-
-    def get(self, key: tuple[str, ...]) -> dict[str, Any] | None:
-        """The first answer to this request, if it is still kept."""
-        hit = self.kept.get(key)
-        if hit is None or time.monotonic() - hit[0] > self.ttl:
-            return None
-        return hit[1]
-
-    @contextlib.asynccontextmanager
-    async def turn(self, key: tuple[str, ...]) -> AsyncIterator[None]:
-        """Requests with one key are answered one after the other: a repeat that arrives while the first is
-        still waiting (a join waits for its seat's commit) finds the first's answer (:meth:`get`)."""
-        lock = self.busy.setdefault(key, asyncio.Lock())
-        self.holders[key] = self.holders.get(key, 0) + 1
-        try:
-            async with lock:
-                yield
-        finally:
-            self.holders[key] -= 1
-            if not self.holders[key]:
-                del self.holders[key], self.busy[key]
-
-    def put(self, key: tuple[str, ...], answer: dict[str, Any]) -> None:
-        """Keep an answer (the oldest goes past ``size``)."""
-        self.kept[key] = (time.monotonic(), answer)
-        while len(self.kept) > self.size:
-            self.kept.popitem(last=False)
 
 
 def _decode_body(data: dict[str, Any], kind: type[msgspec.Struct]) -> Any:
