@@ -6,16 +6,19 @@ room moved after its worker died) or the worker may have restarted.  The seat a 
 from __future__ import annotations
 
 from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from daer.server import create_app
-from daer.server.bounds import RoomError
+from daer.server.bounds import RoomConfig, RoomError
 from daer.server.limits import Limits, Rate, address_key
 from daer.server.manager import RoomManager
 from daer.server.rooms import request_key
 from daer.server.seating import token_hash
+from daer.store import Store
+from daer.store.leases import LeaseLost, holder
 
 HIGH = Rate(100000, 100000)
 
@@ -82,6 +85,9 @@ def test_a_create_repeated_on_another_worker_or_after_a_restart_gets_the_same_ro
             assert other != code
             manager = _manager(b)
             assert manager.store.live_rooms_of(address_key("testclient")) == 2  # not a third room
+            if cluster:  # still served by no worker: the one the balancer sends its code to takes it, as any new room
+                assert holder(manager.store.engine, code) == (None, 0, False)
+                assert code not in manager.rooms and code not in manager.leases.orphans()
             room = manager.get(code)
             assert room is not None
             assert [s.kind for s in room.seats] == ["human", "empty", "empty", "empty"]
@@ -91,3 +97,20 @@ def test_a_create_repeated_on_another_worker_or_after_a_restart_gets_the_same_ro
             with pytest.raises(RoomError) as used:
                 manager.recreate("testclient", request_key("create", "testclient", "create-1"))
             assert used.value.code == "rid_used" and room.seats[0].token_hash == token_hash("someone else")
+
+
+def test_a_write_to_a_room_nobody_served_is_refused_once_a_worker_took_its_lease(tmp_path: Path) -> None:
+    """A repeated create writes the host's new token to a room of a cluster that no worker served yet without
+    taking its lease (fenced by epoch 0 and the version): once a worker took the lease, such a write fails."""
+    store = Store(f"sqlite:///{tmp_path / 'daer.db'}")
+    a, b = RoomManager(store, worker="a", sole=False), RoomManager(store, worker="b", sole=False)
+    room, _, _ = a.create(RoomConfig(timer=0), "A", creator="192.0.2.1", rid=request_key("create", "192.0.2.1", "r"))
+    port = a.leases.unserved(room.code, 0)
+    assert port is not None and room.code not in a.rooms
+    port.update_room(version=1)
+    assert holder(store.engine, room.code) == (None, 0, False)
+    assert b.get(room.code) is not None  # the worker its code is routed to takes it (epoch 1)
+    assert a.leases.unserved(room.code, 1) is None
+    with pytest.raises(LeaseLost):
+        port.update_room(version=2)
+    store.close()

@@ -231,7 +231,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         except LeaseLost:
             return _moved_response()
         except RoomError as exc:
-            return _moved_response() if exc.code == "moved" else _err(409, exc.code, exc.zh, exc.en)
+            if exc.code == "moved":
+                return _moved_response()
+            return _err(503 if exc.code == "store" else 409, exc.code, exc.zh, exc.en)
         if again is not None:
             answer = {"code": again[0].code, "seat": again[1], "token": again[2], "link": f"/r/{again[0].code}"}
             answers.put(key, answer)

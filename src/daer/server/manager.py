@@ -105,8 +105,7 @@ class RoomManager:
         code = self.store.room_of_request(address_key(creator), rid)
         if code is None:
             return None
-        held = code in self.rooms
-        room = self.get(code)
+        room = self.rooms.get(code) or self._unserved(code) or self.get(code)
         if room is None:
             raise RoomError("closed", "房间已关闭", "the room is closed")
         again = room.rejoin(rid)
@@ -114,11 +113,17 @@ class RoomManager:
             raise RoomError("closed", "房间已关闭", "the room is closed")
         self.store.flush()  # the new token is stored before it is handed out
         seat, token = again
-        if room.seat_of(token) != seat:  # its write failed (the room was reloaded from the store)
+        stored = self.store.load_room(code)
+        if stored is None or stored.seats[seat].token_hash != token_hash(token):  # its write failed or was fenced
             raise RoomError("store", "服务器保存失败，请重试", "the server could not store the seat; try again")
-        if not held and self.leases.at_creation(draining=self.draining)[0] is None:
-            self.release(code)  # as when it was made: left to the worker the balancer sends its code to
         return room, seat, token
+
+    def _unserved(self, code: str) -> Room | None:
+        """A room of a cluster that no worker ever served, loaded to be written without taking its lease (it stays
+        for the worker the balancer sends its code to, :meth:`Leases.unserved`); None otherwise."""
+        row = self.store.load_room(code)
+        port = None if row is None else self.leases.unserved(code, row.version)
+        return None if row is None or port is None else room_from_row(row, self.store, self.bot_delay, port)
 
     def rooms_made_by(self, address: str) -> int:
         """Live rooms ``address`` made: those in memory for the sole process of a SQLite store, else those in

@@ -163,6 +163,17 @@ class Leases:
         """The write port of a room whose lease this worker took at ``epoch``."""
         return RoomPort(self.store, code, self.owner, epoch, version, lost)
 
+    def unserved(self, code: str, version: int) -> RoomPort | None:
+        """The write port of a cluster's room that no worker ever served (made through some worker, nobody
+        connected yet: its lease never taken, epoch 0), for a write without taking its lease — it stays for the
+        worker the balancer sends its code to.  Its writes are fenced by epoch 0 and ``version``: a worker
+        that takes the lease meanwhile (epoch 1) makes them fail.  None for the sole process or a room served
+        before (take its lease instead)."""
+        lease = None if self.sole else sql.holder(self.store.engine, code)
+        if lease is None or lease[1] != 0:
+            return None
+        return RoomPort(self.store, code, self.owner, 0, version)
+
     def ask(self, code: str) -> None:
         """Ask the room's holder to hand it over (the balancer sends its players here)."""
         sql.want(self.store.engine, code, self.owner)

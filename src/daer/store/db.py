@@ -187,9 +187,12 @@ class Store:
 
     def _fenced(self, code: str, fence: Fence, values: dict[str, Any] | None = None) -> Stmt:
         """The room's row updated (``values``; at least its version) only under ``fence``: one row or the unit
-        fails (:class:`~daer.store.writer.WriteConflict`, raised to callers as :class:`LeaseLost`)."""
+        fails (:class:`~daer.store.writer.WriteConflict`, raised to callers as :class:`LeaseLost`).  Epoch 0
+        (a room whose lease was never taken, ``Leases.unserved``) has no owner to compare: the epoch and the
+        version alone."""
         vals = {"version": fence.version, **(values or {})}
-        stmt = self._update(_ROOMS, vals, code=code, owner=fence.owner, lease_epoch=fence.epoch, version=fence.version)
+        owner = {"owner": fence.owner} if fence.epoch else {}
+        stmt = self._update(_ROOMS, vals, code=code, **owner, lease_epoch=fence.epoch, version=fence.version)
         return Stmt(stmt.sql, stmt.params, expect=1)
 
     def _now_fenced(self, code: str, stmts: list[Stmt]) -> list[int]:
