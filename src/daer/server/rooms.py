@@ -19,7 +19,6 @@ import msgspec
 
 from daer.bots.base import Bot
 from daer.engine import Action, GameState
-from daer.engine.fairness import Fairness
 from daer.rules.model import Ruleset
 from daer.server import clock
 from daer.server import protocol as p
@@ -141,10 +140,6 @@ class Room:
     @pending.setter
     def pending(self, value: PendingDeal | None) -> None:
         self.match.pending = value
-
-    @property
-    def fair(self) -> Fairness | None:
-        return self.match.fair
 
     @property
     def deadlines(self) -> dict[int, float]:
