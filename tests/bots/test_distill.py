@@ -15,9 +15,11 @@ import pytest
 
 from daer.bots.heuristic import HeuristicBot
 from daer.bots.learned import (
+    DEFAULT_WEIGHTS,
     FEATURES,
     PAIR_EXTRA,
     PAIR_FEATURES,
+    WEIGHTS_DIR,
     LearnedBot,
     QNet,
     after_hand,
@@ -173,3 +175,23 @@ def test_a_pair_network_chooses_legally_and_sometimes_leaves_the_heuristic() -> 
         assert 0 < deviations < decisions
     rows = candidate_rows(np.zeros(OBS_SIZE, np.float32), [3, 5])
     assert rows.shape == (2, PAIR_FEATURES) and rows[0, OBS_SIZE + PAIR_EXTRA - 1] == 1 and rows[1, -N_ACTIONS + 5] == 1
+
+
+def test_candidate_values_compute_what_the_plain_network_computes() -> None:
+    """The bot's shortcut (view part once, one-hot as a lookup, an ensemble block by block) changes no value."""
+    rng = np.random.default_rng(4)
+    h = 12
+    plain = [(rng.normal(size=(PAIR_FEATURES, h)).astype(np.float32), rng.normal(size=h).astype(np.float32)),
+             (rng.normal(size=(h, h)).astype(np.float32), rng.normal(size=h).astype(np.float32)),
+             (rng.normal(size=(h, 1)).astype(np.float32), rng.normal(size=1).astype(np.float32))]
+    block = [plain[0], (plain[1][0] * np.kron(np.eye(3), np.ones((4, 4))).astype(np.float32), plain[1][1]), plain[2]]
+    nets = {"shipped": QNet.load(WEIGHTS_DIR / f"{DEFAULT_WEIGHTS}.npz"), "plain": QNet(plain, {"ensemble": 3}),
+            "blocks": QNet(block, {"ensemble": 3})}
+    for name, net in nets.items():
+        for t in range(6):
+            obs = rng.integers(0, 3, OBS_SIZE).astype(np.float32)
+            cands = [int(a) for a in rng.choice(N_ACTIONS, size=1 + t % 5, replace=False)]
+            want = net.values(candidate_rows(obs, cands))[:, 0]
+            assert np.allclose(net.candidate_values(obs, cands), want, rtol=1e-4, atol=1e-4), name
+    assert nets["blocks"]._blocks(1) == [(0, 4), (4, 8), (8, 12)] and nets["plain"]._blocks(1) == []
+    assert nets["shipped"]._blocks(1)  # the shipped file is a merged ensemble

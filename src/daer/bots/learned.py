@@ -175,6 +175,7 @@ class QNet:
                              f"(or {PAIR_FEATURES} inputs and 1 output)")
         self.layers = layers
         self.meta = meta or {}
+        self._cache: dict[tuple[str, int], list[tuple[int, int]]] = {}
 
     def values(self, x: Array) -> Array:
         """Action values for one feature vector (or a batch, one row each)."""
@@ -185,6 +186,49 @@ class QNet:
             if i < last:
                 np.maximum(h, 0.0, out=h)
         return h
+
+    def candidate_values(self, obs: Array, cands: list[int]) -> Array:
+        """The "pair" form's value of each candidate (action indices, the heuristic choice first): the same
+        numbers as ``values(candidate_rows(obs, cands))[:, 0]``, computed with less work — the view's part of
+        the first layer once, the action one-hot as a row lookup, and an ensemble's block-diagonal hidden
+        weights block by block (few enough operations that numpy runs them on one thread)."""
+        w0, b0 = self.layers[0]
+        base = obs @ w0[:OBS_SIZE] + b0
+        hand, offer = [round(float(v)) for v in obs[:N_KINDS]], offer_of(obs)
+        extra = np.stack([candidate_extra(hand, a, offer, first=r == 0) for r, a in enumerate(cands)])
+        h = extra @ w0[OBS_SIZE : OBS_SIZE + PAIR_EXTRA] + w0[[OBS_SIZE + PAIR_EXTRA + a for a in cands]] + base
+        np.maximum(h, 0.0, out=h)
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers[1:], start=1):
+            blocks = self._blocks(i)
+            if blocks and i < last:
+                h = np.concatenate([h[:, lo:hi] @ w[lo:hi, lo:hi] for lo, hi in blocks], axis=1) + b
+            else:
+                h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        out: Array = h[:, 0]
+        return out
+
+    def _blocks(self, i: int) -> list[tuple[int, int]]:
+        """The diagonal blocks of hidden layer ``i``'s weights when they are block-diagonal (a merged
+        ensemble, ``meta["ensemble"]`` networks), else []."""
+        key = ("blocks", i)
+        if key not in self._cache:
+            k = int(self.meta.get("ensemble", 1))
+            w = self.layers[i][0]
+            n = w.shape[0]
+            blocks: list[tuple[int, int]] = []
+            if k > 1 and w.shape[0] == w.shape[1] and n % k == 0:
+                size = n // k
+                blocks = [(j * size, (j + 1) * size) for j in range(k)]
+                mask = np.ones_like(w, dtype=bool)
+                for lo, hi in blocks:
+                    mask[lo:hi, lo:hi] = False
+                if np.any(w[mask]):
+                    blocks = []
+            self._cache[key] = blocks
+        return self._cache[key]
 
     @property
     def parameters(self) -> int:
@@ -284,7 +328,7 @@ class LearnedBot:
         if len(cands) == 1:
             return legal[cands[0]]
         idx = legal_indices(view)
-        v = self.net.values(candidate_rows(encode_view(view), [idx[i] for i in cands]))[:, 0]
+        v = self.net.candidate_values(encode_view(view), [idx[i] for i in cands])
         best, value = 0, float(v[0]) + float(self.net.meta.get("margin", 0.0))
         for r in range(1, len(cands)):
             if v[r] > value:
