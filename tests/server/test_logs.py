@@ -208,3 +208,39 @@ def test_a_room_moving_between_workers_is_logged_with_its_code(db_url: str, capl
     finally:
         for m in (a, b):
             m.store.close()
+
+
+def test_at_info_a_command_writes_no_line_but_a_room_s_lifecycle_does(tmp_path: Any) -> None:
+    """At the default level (INFO) the per-command lines are DEBUG (start, next... one per seat and hand: the
+    hands' own lines tell the story), so a table's moves write nothing per action; the lifecycle stays: the room
+    created, a seat joined and left, each hand started and ended."""
+    srv = Server(tmp_path / "daer.db", bot_delay=0.0,
+                 args=(*TEST_LIMITS, "--log-format", "json", "--log-level", "info")).start()
+    try:
+        r = room(srv, hands=2)
+        code = r["code"]
+        status, joined = post(f"{srv.url}/api/rooms/{code}/join", {"name": "B"})
+        assert status == 200
+        other = Client(srv, code, joined["token"])
+        assert other.cmd("leave")["t"] == "ack"  # a bot takes seat 1
+        other.close()
+        c = Client(srv, code, r["token"])
+        assert c.cmd("entropy", entropy="ab12")["t"] == "ack"
+        assert c.cmd("start")["t"] == "ack"
+        m = c.state(lambda m: True)
+        while m["room"]["status"] != "between":  # hand 1 of 2 played to its end
+            view = m["view"]
+            if view and view["legal"] and m["room"]["status"] == "playing":
+                c.act(view["legal"][-1])
+            m = c.upd if c.upd is not m else c.until(lambda m: m["t"] == "update")
+        assert c.cmd("next")["t"] == "ack"
+        c.close()
+    finally:
+        srv.stop()
+    mine = [x for x in map(json.loads, srv.log.read_text().splitlines()[1:]) if x.get("room") == code]
+    commands = [x["name"] for x in mine if x["event"] == "command"]
+    assert commands == ["leave"]  # not entropy, start or next
+    events = {x["event"] for x in mine}
+    assert {"room_created", "seat_joined", "hand_started", "hand_ended"} <= events
+    assert not events & {"act", "action"}
+    assert all(x["level"] == "INFO" for x in mine)

@@ -38,7 +38,7 @@ from daer.server.dealing import fairness_of
 from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
 from daer.server.limits import Limits, address_of
-from daer.server.logs import SLOW, ctx
+from daer.server.logs import COMMAND_LEVELS, SLOW, ctx
 from daer.server.manager import RoomManager, keep_leases_forever
 from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
 from daer.server.port import DEFAULT_TTL, LeaseLost
@@ -571,8 +571,10 @@ class Session:
                 return
             reply = room.command(seat, msg)
             self.send(reply)
-            log.info("command", extra=ctx("command", room=room.code, seat=seat, name=msg.name,
-                                          result=_outcome(reply)))
+            level = COMMAND_LEVELS.get(msg.name, logging.DEBUG)
+            if log.isEnabledFor(level):  # nothing is built for a line that is not written
+                log.log(level, "command", extra=ctx("command", room=room.code, seat=seat, name=msg.name,
+                                                    result=_outcome(reply)))
 
     def hello(self, msg: p.Hello) -> None:
         if self.room is not None:

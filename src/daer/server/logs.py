@@ -14,7 +14,8 @@ logged by their type (``discard``, ``chi``...), never by the cards they name, so
 nor a private claim choice's cards reach a log.
 
 Events (``event``): ``serving``, ``room_created``, ``seat_joined``, ``connected``, ``disconnected``,
-``command`` (its name and outcome), ``hand_started``, ``hand_ended``, ``action`` (every applied action,
+``command`` (its name and outcome: INFO for leave and dissolve, DEBUG for the others, see
+:data:`COMMAND_LEVELS`), ``hand_started``, ``hand_ended``, ``action`` (every applied action,
 DEBUG), ``act`` (a person's act with its latency, DEBUG; WARNING ``slow_act`` past :data:`SLOW`), and
 the errors (``error``, with the traceback in ``exc``).
 """
@@ -34,6 +35,10 @@ FIELDS = frozenset({
     "hu", "points", "rooms", "status", "bot", "spectator", "reason", "rules",
 })
 """The context a record may carry (:func:`ctx`); nothing else reaches a log line."""
+COMMAND_LEVELS = {"leave": logging.INFO, "dissolve": logging.INFO}
+"""The level of a ``command`` line by the command's name: a seat left or a room dissolved (its lifecycle) at
+INFO, every other command (start, next, resume, entropy: one per seat and hand, the hands' own lines say
+``hand_started`` / ``hand_ended``) at DEBUG, so INFO costs nothing per action and a client cannot fill the log."""
 SLOW = 0.1
 """A person's act slower than this (seconds, message received to ack) is logged as a WARNING ``slow_act``."""
 _TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{24}(?![A-Za-z0-9_-])")

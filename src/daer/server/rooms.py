@@ -216,6 +216,8 @@ class Room:
                 # the action's type only: its cards may be a private choice's
                 log.debug("action", extra=ctx("action", room=self.code, seat=out.action, v=m.version, by=by,
                                               kind=type(m.state.actions[-1]).__name__.lower()))
+        if not log.isEnabledFor(logging.INFO):  # the hands' lines below are built only to be written
+            return
         if out.dealt:
             log.info("hand started", extra=ctx("hand_started", room=self.code, hand=m.hands_played + 1 - out.ended,
                                                dealer=m.state.dealer if m.state else m.dealer, v=m.version))
