@@ -243,8 +243,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             answer = {"code": again[0].code, "seat": again[1], "token": again[2], "link": f"/r/{again[0].code}"}
             answers.put(key, answer)
             return JSONResponse(answer)
-        live = manager().live_rooms()
-        if len(live) >= lim.max_rooms:
+        if manager().live_count() >= lim.max_rooms:
             return _err(503, "busy", "服务器房间已满，请稍后再试", "the server has too many rooms; try later")
         if manager().rooms_made_by(address) >= lim.max_rooms_per_address:
             return _err(429, "too_many_rooms", f"同一地址最多开 {lim.max_rooms_per_address} 个房间",

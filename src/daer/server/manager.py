@@ -13,6 +13,7 @@ import functools
 import logging
 import secrets
 import time
+from collections import Counter
 
 import msgspec
 
@@ -42,6 +43,11 @@ class RoomManager:
         self.bot_delay = bot_delay
         self.claim_window = claim_window
         self.rooms: dict[str, Room] = {}
+        """The rooms in memory by code: changed only through :meth:`_keep` and :meth:`_pop` (they keep the count)."""
+        self._live: dict[str, str] = {}
+        """The live rooms of :attr:`rooms` (waiting, playing or between hands), code → creator: the cap's count."""
+        self._made: Counter[str] = Counter()
+        """How many of the live rooms each creator's address made (the per-address cap)."""
         self.leases = Leases(store, worker, ttl=lease_ttl, sole=sole)
         self.draining = False
         """Set by :meth:`drain`: no room is taken any more."""
@@ -60,8 +66,42 @@ class RoomManager:
                 return code
 
     def live_rooms(self) -> list[Room]:
-        """Rooms in memory that are waiting, playing or between hands."""
+        """Rooms in memory that are waiting, playing or between hands (a scan: :meth:`live_count` is O(1))."""
         return [r for r in self.rooms.values() if r.status in LIVE]
+
+    def live_count(self) -> int:
+        """How many rooms in memory are waiting, playing or between hands (kept, not counted: a create checks
+        the cap without a scan of every room)."""
+        return len(self._live)
+
+    def _keep(self, code: str, room: Room) -> None:
+        """Serve ``room`` under ``code``: in :attr:`rooms`, counted while live, told to recount when its status
+        may have changed."""
+        self._pop(code)
+        self.rooms[code] = room
+        room.on_status = self._recount
+        self._recount(room)
+
+    def _pop(self, code: str) -> Room | None:
+        """Take the room ``code`` out of memory (and out of the count); it, or None."""
+        room = self.rooms.pop(code, None)
+        if room is not None:
+            room.on_status = None
+            self._recount(room)
+        return room
+
+    def _recount(self, room: Room) -> None:
+        """Count ``room`` as live if it is in memory and waiting, playing or between hands, else not."""
+        code = room.code
+        live = room.status in LIVE and self.rooms.get(code) is room
+        if live and code not in self._live:
+            self._live[code] = room.creator
+            self._made[room.creator] += 1
+        elif not live and code in self._live:
+            creator = self._live.pop(code)
+            self._made[creator] -= 1
+            if not self._made[creator]:
+                del self._made[creator]
 
     def create(self, cfg: RoomConfig, name: str, *, creator: str = "", rid: str | None = None) -> tuple[Room, int, str]:
         """A new room with its creator at seat 0 (the host); returns (room, seat, token).  ``rid``: the
@@ -93,7 +133,7 @@ class RoomManager:
                                reply=None if rid is None else taken_mark(rid, 0, holder))
         room.replies.none_stored()
         if keep:
-            self.rooms[code] = room
+            self._keep(code, room)
         return room, 0, token
 
     def recreate(self, creator: str, rid: str) -> tuple[Room, int, str] | None:
@@ -129,7 +169,7 @@ class RoomManager:
         """Live rooms ``address`` made: those in memory for the sole process of a SQLite store, else those in
         the store, whichever worker made them (so the per-address cap holds for the whole cluster)."""
         if self.leases.sole:
-            return sum(r.creator == address for r in self.live_rooms())
+            return self._made[address]
         return self.store.live_rooms_of(address_key(address))
 
     def get(self, code: str) -> Room | None:
@@ -164,7 +204,7 @@ class RoomManager:
             port.update_room(status=EXPIRED)
             self.leases.give_up(port)
             return None
-        self.rooms[code] = room
+        self._keep(code, room)
         try:
             asyncio.get_running_loop()
         except RuntimeError:
@@ -182,7 +222,7 @@ class RoomManager:
         if refused(exc):  # the fence refused it: another worker holds the lease now
             log.warning("room %s: lease lost (epoch %d); no longer serving it", code, room.port.epoch,
                         extra=ctx("lease_lost", room=code))
-            self.rooms.pop(code, None)
+            self._pop(code)
             room.stop(lost=True)
             return
         log.error("room %s: write failed (%s); reloading it from the store", code, exc)
@@ -195,7 +235,7 @@ class RoomManager:
             room._reload()
         except Exception:
             log.exception("room %s: reload failed; dropping it from memory", code)
-            del self.rooms[code]
+            self._pop(code)
             return
         for s in room.seats:
             s.online = 0
@@ -213,14 +253,14 @@ class RoomManager:
 
     def drop(self, code: str) -> None:
         """Stop serving a room whose lease was lost (sockets told to reconnect); nothing is written."""
-        room = self.rooms.pop(code, None)
+        room = self._pop(code)
         if room is not None:
             room.stop(lost=True)
 
     def release(self, code: str) -> None:
         """Stop serving a room and give its lease up (handed over, drained, or gone from memory)."""
         self.store.flush()  # its queued writes commit (and their frames go out) under the lease first
-        room = self.rooms.pop(code, None)
+        room = self._pop(code)
         if room is not None:
             room.stop()
             self.leases.give_up(room.port)

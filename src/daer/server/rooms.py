@@ -13,6 +13,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -99,6 +100,8 @@ class Room:
         self.future: asyncio.Future[Action] | None = None
         self.touched = time.monotonic()
         """When anything last changed (the expiry sweep's clock)."""
+        self.on_status: Callable[[Room], None] | None = None
+        """Told after anything that may have changed the match's status (the manager's count of live rooms)."""
 
     # -- the match's state, read (and, for scripts and tests, set) through the room ---------------------
     @property
@@ -128,6 +131,8 @@ class Room:
     @status.setter
     def status(self, value: str) -> None:
         self.match.status = value
+        if self.on_status is not None:
+            self.on_status(self)
 
     @property
     def state(self) -> GameState | None:
@@ -196,6 +201,8 @@ class Room:
                     raise
                 raise RoomError("store", "服务器保存失败，动作未生效，请重试",
                                 "the server could not store the action; nothing changed, try again") from exc
+        if self.on_status is not None:
+            self.on_status(self)
         self._log(out)
         for s in out.sends:
             self.broadcast(s.since, only=s.only, seen=s.seen)
@@ -252,6 +259,8 @@ class Room:
         self.port.version = row.version
         fresh = room_from_row(row, self.store, self.bot_delay, self.port)
         self.match, self.replies = fresh.match, fresh.replies
+        if self.on_status is not None:
+            self.on_status(self)
 
     def stop(self, *, lost: bool = False) -> None:
         """Stop serving the room here: timers off, every connection told to reconnect (through the balancer);
