@@ -1,14 +1,17 @@
-"""The learned bot (学习机器人): a small network's action values, computed in numpy from a seat's view.
+"""The learned bot (学习机器人): a small network valuing the candidate actions, in numpy, from a seat's view.
 
-The network is a multilayer perceptron trained by deep Monte Carlo (``train/dmc.py``, docs/bots.md):
-it maps the seat's features to one value per action index of :mod:`daer.env.encoding` — the points
-this seat expects at the end of the hand if it plays that action now and plays on as in training.
-The bot plays the legal action of highest value.
+The network is a multilayer perceptron in one of two forms (docs/bots.md):
 
-**Features** (:func:`features`, :data:`FEATURES` numbers): the observation vector of
-:func:`daer.env.encoding.encode_view` (286) followed by a one-hot of the heuristic bot's choice for
-the same view (212): a function of the view like the rest, and the baseline the network learns to
-correct.  Nothing but the view is read.
+- **pair** (the shipped 泸州 weights, distilled from the search bot by ``train/distill.py`` and
+  ``train/distill_fit.py``): one value per candidate from :data:`PAIR_FEATURES` numbers — the observation of
+  :func:`daer.env.encoding.encode_view`, the candidate's own numbers (:func:`candidate_extra`: the hand after
+  it, its orphans, "is the heuristic choice") and a one-hot of its action index (:func:`candidate_rows`);
+  the values are advantages over the heuristic choice in points.
+- **actions** (``train/dmc.py``): one value per action index from :data:`FEATURES` numbers — the
+  observation followed by a one-hot of the heuristic bot's choice (:func:`features`).
+
+The candidates are the search bot's (:func:`candidates`); the bot plays the best one valued above the
+heuristic choice by more than ``meta["margin"]``.  Nothing but the view is read.
 
 Two rules are not learned: a 胡 is always taken (as by the heuristic and search bots), and a
 decision with one legal action is not computed.  The weights ship in the package
