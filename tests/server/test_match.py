@@ -179,6 +179,27 @@ def test_dissolve_closes_the_room_and_is_host_only() -> None:
     assert m.status == "dissolved" and out.closed is not None and out.writes
 
 
+def test_a_room_dissolved_with_a_window_due_restores_as_it_was_stopped() -> None:
+    # Found by the Hypothesis simulation: a room dissolved while a claim window was complete but not yet closed
+    # came back from the store with the window closed and its version advanced (31 against 27).
+    m = new_match()
+    stored = Stored(room={"version": 0, "status": "waiting"},
+                    seats={s.seat: (s.kind, s.name, s.token_hash, s.auto) for s in m.seats})
+    stored.perform(m.command(0, p.Command(id="s", name="start"), now=0.0), m)
+    for _ in range(200):  # the clock's steps and the server's moves until a window is due
+        assert m.state is not None and not m.state.over
+        if m.state.window_complete():
+            break
+        movers = m.movers()
+        seat = movers[0] if movers else m.state.to_act()[0]
+        stored.perform(m.play(seat, m.state.legal_actions(seat)[0], 0.0), m)
+    assert m.state is not None and m.state.window_complete()
+    stored.perform(m.command(0, p.Command(id="d", name="dissolve"), now=0.0), m)
+    back = stored.restore(m)
+    assert (back.version, back.status) == (m.version, "dissolved")
+    assert back.state is not None and back.state.window_complete()  # left as it was stopped
+
+
 def test_bad_entropy_is_refused() -> None:
     m = new_match()
     before = fingerprint(m)

@@ -480,14 +480,15 @@ class Match:
             st.apply(action)
             self.marks.append((version, len(st.log), None if public else seat))
         last = max((v for v, _, _ in self.marks), default=start_version)
-        while st.window_complete():  # closed before the restart, or due: a restart does not wait for it
+        live = self.status == "playing"  # a dissolved or expired room's hand stays as it was stopped
+        while live and st.window_complete():  # closed before the restart, or due: a restart does not wait for it
             st.close_window()
             last += 1
             self.marks.append((last, len(st.log), None))
         stored = self.version
         self.version = max(self.version, last)
         out = Outcome()
-        if st.over and not finished:  # stopped between storing the last action and booking it
+        if live and st.over and not finished:  # stopped between storing the last action and booking it
             points, fields = self._book(st)
             out.writes += [RoomWrite({"version": self.version, **fields}), FinishWrite(points)]
             out.ended = True
