@@ -65,7 +65,7 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
     room = room_from_row(row, store, 0.0, leases.port("OLD01", epoch, row.version, lambda: None))
     assert room.state is not None
     assert room.state.actions == st.actions
-    assert room.pending is None and room.fair is None and room.ready == set()
+    assert room.pending is None and room.match.fair is None and room.ready == set()
     # a room waiting for its next hand gets a committed seed as it loads, before anyone sees it
     with store.engine.begin() as conn:
         conn.execute(text("UPDATE rooms SET status = 'between' WHERE code = 'OLD01'"))
