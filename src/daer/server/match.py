@@ -480,7 +480,9 @@ class Match:
             st.apply(action)
             self.marks.append((version, len(st.log), None if public else seat))
         last = max((v for v, _, _ in self.marks), default=start_version)
-        live = self.status == "playing"  # a dissolved or expired room's hand stays as it was stopped
+        # a dissolved or expired room's hand stays as it was stopped; a hand that ended (between hands, or the
+        # match finished) had its windows closed up to its end, as one still playing has them closed now
+        live = self.status not in ("dissolved", EXPIRED)
         while live and st.window_complete():  # closed before the restart, or due: a restart does not wait for it
             st.close_window()
             last += 1
