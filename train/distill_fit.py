@@ -33,6 +33,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
 from distill import load
+from dmc import numpy_layers
 
 from daer.bots.learned import FEATURES, PAIR_EXTRA, QNet, candidate_extra, offer_of
 from daer.env.encoding import N_ACTIONS, OBS_SIZE
@@ -55,15 +56,7 @@ def make_net(hidden: int, layers: int = 2) -> torch.nn.Sequential:
 
 def to_qnet(net: torch.nn.Sequential, meta: dict[str, Any]) -> QNet:
     """The numpy copy of ``net`` (outputs in points)."""
-    linears = [m for m in net if isinstance(m, torch.nn.Linear)]
-    out = []
-    for i, m in enumerate(linears):
-        w = m.weight.detach().numpy().T.astype(np.float32).copy()
-        b = m.bias.detach().numpy().astype(np.float32).copy()
-        if i == len(linears) - 1:
-            w, b = w * SCALE, b * SCALE
-        out.append((w, b))
-    return QNet(out, meta)
+    return QNet(numpy_layers(net, SCALE), meta)
 
 
 class PairNet(torch.nn.Module):
@@ -89,14 +82,7 @@ class PairNet(torch.nn.Module):
 def pair_qnet(net: PairNet, meta: dict[str, Any]) -> QNet:
     """The numpy copy of a :class:`PairNet` (input: view, candidate numbers, action one-hot; output in points)."""
     w0 = torch.cat([net.first.weight.T, net.action.weight], dim=0).detach().numpy().astype(np.float32).copy()
-    layers = [(w0, net.first.bias.detach().numpy().astype(np.float32).copy())]
-    linears = [m for m in net.rest if isinstance(m, torch.nn.Linear)]
-    for i, m in enumerate(linears):
-        w = m.weight.detach().numpy().T.astype(np.float32).copy()
-        b = m.bias.detach().numpy().astype(np.float32).copy()
-        if i == len(linears) - 1:
-            w, b = w * SCALE, b * SCALE
-        layers.append((w, b))
+    layers = [(w0, net.first.bias.detach().numpy().astype(np.float32).copy()), *numpy_layers(net.rest, SCALE)]
     return QNet(layers, {**meta, "form": "pair"})
 
 

@@ -35,6 +35,7 @@ import math
 import random
 import shutil
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -70,17 +71,23 @@ class Net(torch.nn.Module):
         return self.body(x)
 
 
-def to_qnet(net: Net, meta: dict[str, Any]) -> QNet:
-    """The numpy copy of ``net`` (outputs in points)."""
-    linears = [m for m in net.body if isinstance(m, torch.nn.Linear)]
+def numpy_layers(modules: Iterable[torch.nn.Module], scale: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The Linear layers among ``modules`` as float32 (weights, bias) for numpy, the last one's outputs times
+    ``scale`` (the network is trained on points / scale; the numpy copy answers in points)."""
+    linears = [m for m in modules if isinstance(m, torch.nn.Linear)]
     layers = []
     for i, m in enumerate(linears):
         w = m.weight.detach().numpy().T.astype(np.float32).copy()
         b = m.bias.detach().numpy().astype(np.float32).copy()
         if i == len(linears) - 1:
-            w, b = w * SCALE, b * SCALE
+            w, b = w * scale, b * scale
         layers.append((w, b))
-    return QNet(layers, meta)
+    return layers
+
+
+def to_qnet(net: Net, meta: dict[str, Any]) -> QNet:
+    """The numpy copy of ``net`` (outputs in points)."""
+    return QNet(numpy_layers(net.body, SCALE), meta)
 
 
 class Buffer:
