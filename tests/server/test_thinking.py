@@ -21,6 +21,9 @@ from daer.server.dealing import PendingDeal
 from daer.server.manager import RoomManager
 from daer.store import Store
 
+LONG_HAND = "ab" * 32
+"""A deal seed whose hand lasts 33 bot decisions when every seat plays the heuristic choice."""
+
 
 @pytest.fixture
 def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[thinking.Pool]:
@@ -37,7 +40,10 @@ def _bots_play(tmp_path: Path, pool: thinking.Pool, *, steps: int, restarts: int
     has restarted ``restarts`` times, or ``seconds`` passed; (version at the deal, public steps played).
 
     Waiting for the count (not a fixed 4 s) keeps the test meaningful on a loaded machine, where starting a
-    fresh pool process can take seconds (a fixed sleep failed the full run at load average 14)."""
+    fresh pool process can take seconds (a fixed sleep failed the full run at load average 14). The deal is fixed:
+    a random one could end the hand after two decisions (a 胡 off the second discard), leaving the pool no third
+    decision to stop (CI failed so once, 2 restarts of 3); with this seed the heuristic choices, which are all the
+    room plays here, last 33 decisions."""
 
     async def main() -> tuple[int, int]:
         store = Store(f"sqlite:///{tmp_path / 'd.db'}")
@@ -45,12 +51,14 @@ def _bots_play(tmp_path: Path, pool: thinking.Pool, *, steps: int, restarts: int
         room, _seat, _token = mgr.create(RoomConfig(timer=0, hands=1, bot="hard"), "A")
         for seat in room.seats:
             seat.kind, seat.token_hash = "bot", None
+        room.pending = PendingDeal(LONG_HAND, [""] * len(room.seats))
         room.deal()
         start = room.version
         deadline = time.monotonic() + seconds
         while (room.version - start < steps or pool.restarts < restarts) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         moved = room.version - start
+        assert room.status == "playing", "the hand ended before the pool was tried enough times"
         room.status = "finished"  # stops its clock
         store.close()
         return start, moved
