@@ -13,6 +13,7 @@ from serving import Server, get, post
 
 from daer.server import bounds
 from daer.server.bounds import RoomConfig
+from daer.server.dealing import PendingDeal
 from daer.server.manager import RoomManager
 from daer.store import Store
 
@@ -74,6 +75,7 @@ def delays_of_an_all_bot_room(tmp_path: Path, pace: str) -> list[float]:
         room, _seat, _token = mgr.create(RoomConfig(timer=0, hands=1, pace=pace), "A")
         for seat in room.seats:
             seat.kind, seat.token_hash = "bot", None
+        room.pending = PendingDeal("ab" * 32, [""] * len(room.seats))  # a fixed deal: a random one can end at once
         room.deal()
         await asyncio.sleep(0.6)
         if room.handle is not None:
