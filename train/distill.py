@@ -48,7 +48,7 @@ MAX_CANDS = 16
 
 
 def hand_samples(rules: Ruleset, seed: int | str, hand: int, *, worlds: int, width: int = 4, fork: float = 1.0,
-                 eps: float = 0.03, follow: float = 0.5) -> list[dict[str, Any]]:
+                 eps: float = 0.03, follow: float = 0.5, keep_worlds: bool = False) -> list[dict[str, Any]]:
     """Play hand ``hand`` and return its samples (one dict a searched decision; ``view`` and ``decision`` too,
     which :func:`pack` does not write: the search of decision ``d`` drew from ``f"distill:{seed}:{hand}:{d}"``)."""
     state = new_hand(rules, seed=f"distill:{seed}:{hand}", dealer=hand % rules.table.seats)
@@ -67,7 +67,8 @@ def hand_samples(rules: Ruleset, seed: int | str, hand: int, *, worlds: int, wid
         action = cands[0]
         if len(cands) > 1 and rng.random() < fork:
             search.rng.seed(f"distill:{seed}:{hand}:{d}")
-            totals = search._search(view, cands)
+            per_world: list[list[float]] | None = [] if keep_worlds else None
+            totals = search._search(view, cands, per_world)
             k = offer_kind(view)
             mean = [t / worlds for t in totals]
             out.append({
@@ -78,6 +79,7 @@ def hand_samples(rules: Ruleset, seed: int | str, hand: int, *, worlds: int, wid
                 "hand": hand,
                 "view": view,  # for tests and inspection; not written to shards
                 "decision": d,
+                **({"pts": [w[:MAX_CANDS] for w in per_world]} if per_world is not None else {}),
             })
             if rng.random() < follow:
                 action = cands[max(range(len(cands)), key=lambda i: (totals[i], -i))]
@@ -97,7 +99,14 @@ def pack(samples: list[dict[str, Any]]) -> dict[str, np.ndarray]:
         obs[i] = s["obs"]
         cand[i, : len(s["cand"])] = s["cand"]
         mean[i, : len(s["mean"])] = s["mean"]
-    return {"obs": obs, "cand": cand, "mean": mean, "heur": cand[:, 0].copy(),
+    extra = {}
+    if n and "pts" in samples[0]:  # --keep-worlds: each world's points, [sample, candidate, world]
+        pts = np.zeros((n, MAX_CANDS, len(samples[0]["pts"])), dtype=np.int16)
+        for i, s in enumerate(samples):
+            w = np.array(s["pts"], dtype=np.int16)  # [world, candidate]
+            pts[i, : w.shape[1]] = w.T
+        extra["pts"] = pts
+    return {**extra, "obs": obs, "cand": cand, "mean": mean, "heur": cand[:, 0].copy(),
             "claim": np.array([s["claim"] for s in samples], dtype=np.int8),
             "hand": np.array([s["hand"] for s in samples], dtype=np.int32)}
 
@@ -126,7 +135,7 @@ def run_worker(args: argparse.Namespace, worker: int) -> None:
         t0 = time.process_time()
         while True:  # at least one hand a shard
             samples += hand_samples(rules, args.seed, h, worlds=args.worlds, width=args.width, fork=args.fork,
-                                    eps=args.eps, follow=args.follow)
+                                    eps=args.eps, follow=args.follow, keep_worlds=args.keep_worlds)
             h += args.workers
             if time.monotonic() >= min(cut, deadline) or (args.hands is not None and h >= args.hands):
                 break
@@ -161,6 +170,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--follow", type=float, default=0.5)
     p.add_argument("--minutes", type=float, default=60.0)
     p.add_argument("--shard-minutes", type=float, default=3.0)
+    p.add_argument("--keep-worlds", action="store_true",
+                   help="also store each world's points (pts: [sample, candidate, world], int16) for offline "
+                        "evaluation of search budgets and of the hybrid bot (train/hybrid_eval.py)")
     p.add_argument("--hands", type=int, default=None, help="stop before this hand number (default: the clock)")
     args = p.parse_args(argv)
     out = Path(args.out)

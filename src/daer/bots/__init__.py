@@ -10,13 +10,14 @@ from pathlib import Path
 
 from daer.bots.base import Bot
 from daer.bots.heuristic import HeuristicBot
+from daer.bots.hybrid import HybridBot
 from daer.bots.learned import LearnedBot
 from daer.bots.random_bot import RandomBot, RandomishBot
 from daer.bots.search import SearchBot
 from daer.rules.model import Ruleset
 
-BOTS = ("random", "randomish", "heuristic", "search", "learned")
-"""Names accepted by :func:`make_bot` (``search:N`` is the search bot with a budget of N worlds,
+BOTS = ("random", "randomish", "heuristic", "search", "learned", "hybrid")
+"""Names accepted by :func:`make_bot` (``search:N`` / ``hybrid:N`` the search / hybrid bot with a budget of N worlds,
 ``learned:FILE.npz`` the learned bot with other weights — the command line's, never a room's)."""
 
 STRENGTHS = {"easy": "randomish", "normal": "heuristic", "hard": "search"}
@@ -31,7 +32,7 @@ def bot_names() -> tuple[str, ...]:
 def is_bot(name_or_strength: str) -> bool:
     """True when :func:`make_bot` accepts this name."""
     name = STRENGTHS.get(name_or_strength, name_or_strength)
-    if name.startswith("search:"):
+    if name.startswith(("search:", "hybrid:")):
         return name[7:].isdigit() and int(name[7:]) > 0
     if name.startswith("learned:"):
         return name.endswith(".npz") and Path(name[8:]).is_file()
@@ -39,12 +40,13 @@ def is_bot(name_or_strength: str) -> bool:
 
 
 def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Ruleset | None = None) -> Bot:
-    """A new bot by name (random / randomish / heuristic / search / search:N / learned / learned:FILE.npz)
-    or strength (easy / normal / hard).
+    """A new bot by name (random / randomish / heuristic / search / search:N / learned / learned:FILE.npz /
+    hybrid / hybrid:N) or strength (easy / normal / hard).
 
     ``seed`` makes its random choices reproducible; ``rules`` defaults to the default preset.
     ``search`` thinks up to 0.8 s a decision; ``search:N`` samples exactly N worlds, with no time limit.
-    ``learned`` plays the shipped network of the ruleset (the 泸州 one where a preset has none).
+    ``learned`` plays the shipped network of the ruleset (the 泸州 one where a preset has none);
+    ``hybrid`` is the search bot guided by that network (``hybrid:N``: N worlds, no clock).
     """
     name = STRENGTHS.get(name_or_strength, name_or_strength)
     if name == "random":
@@ -61,8 +63,12 @@ def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Rul
         return LearnedBot(rules, seed, weights=name[8:])
     if name.startswith("search:") and is_bot(name):
         return SearchBot(rules, seed, worlds=int(name[7:]), seconds=None)
+    if name == "hybrid":
+        return HybridBot(rules, seed)
+    if name.startswith("hybrid:") and is_bot(name):
+        return HybridBot(rules, seed, worlds=int(name[7:]), seconds=None)
     raise ValueError(f"未知的机器人 {name_or_strength!r} "
-                     f"(unknown bot; choose from {', '.join(bot_names())}, search:N, learned:FILE.npz)")
+                     f"(unknown bot; choose from {', '.join(bot_names())}, search:N, hybrid:N, learned:FILE.npz)")
 
 
 __all__ = [
@@ -70,6 +76,7 @@ __all__ = [
     "STRENGTHS",
     "Bot",
     "HeuristicBot",
+    "HybridBot",
     "LearnedBot",
     "RandomBot",
     "RandomishBot",

@@ -90,8 +90,9 @@ class SearchBot:
             out += [a for a in view.legal if a != first]
         return out
 
-    def _search(self, view: View, cands: list[Action]) -> list[float]:
-        """Total rollout points of each candidate over the sampled worlds."""
+    def _search(self, view: View, cands: list[Action], per_world: list[list[float]] | None = None) -> list[float]:
+        """Total rollout points of each candidate over the sampled worlds (each world's points appended to
+        ``per_world`` when given, one list a world)."""
         assert view.seat is not None
         me = view.seat
         totals = [0.0] * len(cands)
@@ -100,6 +101,7 @@ class SearchBot:
         n = 0
         while n < self.worlds:
             hidden, stock = sample_hidden(view, self.rng)
+            points = [0.0] * len(cands)
             for i, act in enumerate(cands):
                 world = world_from_view(view, self.rules, hidden, stock)
                 world.apply(act)
@@ -107,7 +109,10 @@ class SearchBot:
                     seat = world.to_act()[0]
                     world.apply(policy.choose(world.view(seat, log=False)))
                 assert world.result is not None
-                totals[i] += world.result.points[me]
+                points[i] = world.result.points[me]
+                totals[i] += points[i]
+            if per_world is not None:
+                per_world.append(points)
             n += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
