@@ -126,11 +126,14 @@ def main() -> None:
     def ci(x: np.ndarray) -> float:
         return float(1.96 * x.std(ddof=1) / np.sqrt(len(x)))
 
-    print(f"{'policy':>18} {'gain/decision':>16} {'vs search:N':>16} {'rollouts':>9}")
+    top = max((k for k in results if k.startswith("search:")), key=lambda k: int(k.split(":")[1]))
+    print(f"{'policy':>18} {'gain/decision':>16} {'vs search:N':>16} {'vs ' + top:>16} {'rollouts':>9}")
     for name, (g, cost) in results.items():
         ref = results.get("search:" + name.split(":")[1].split("+")[0]) if ":" in name else None
         vs = "" if ref is None or name.startswith("search") else f"{(g - ref[0]).mean():+.4f} ± {ci(g - ref[0]):.4f}"
-        print(f"{name:>18} {g.mean():+.4f} ± {ci(g):.4f} {vs:>16} {cost:9.1f}", flush=True)
+        d = g - results[top][0]
+        print(f"{name:>18} {g.mean():+.4f} ± {ci(g):.4f} {vs:>16} {d.mean():+.4f} ± {ci(d):.4f} {cost:9.1f}",
+              flush=True)
     if args.plot is not None:
         plot(args.plot, results, args.plot_prior, n, w)
 

@@ -89,6 +89,35 @@ def test_shards_are_written_resumed_and_loaded(distill: ModuleType, tmp_path: Pa
         distill.main([*base, "--hands", "4", "--worlds", "3"])
 
 
+def test_kept_worlds_are_the_search_bots_worlds_and_the_offline_evaluation_reads_them(
+        distill: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rules = find_rules("luzhou")
+    samples = distill.hand_samples(rules, "k", 1, worlds=4, keep_worlds=True)
+    s = samples[0]
+    bot = SearchBot(rules, f"distill:k:1:{s['decision']}", worlds=4, seconds=None)
+    per_world: list[list[float]] = []
+    totals = bot._search(s["view"], bot.candidates(s["view"]), per_world)
+    assert s["pts"] == per_world and len(per_world) == 4
+    assert [sum(w[i] for w in per_world) for i in range(len(totals))] == totals
+    packed = distill.pack(samples)
+    assert packed["pts"].shape == (len(samples), distill.MAX_CANDS, 4)
+    used = packed["cand"] >= 0
+    assert np.allclose(packed["pts"].mean(axis=2)[used], packed["mean"][used])
+    # the offline evaluation runs on such data (a budget of 2 worlds, measured on the other 2)
+    out = tmp_path / "data"
+    distill.main(["--out", str(out), "--workers", "1", "--worlds", "4", "--seed", "k", "--hands", "2",
+                  "--keep-worlds"])
+    evaluate = script("hybrid_eval")
+    monkeypatch.setattr(sys, "argv", ["hybrid_eval.py", str(out), "--budgets", "2", "--priors", "0,16",
+                                      "--keep", "2"])
+    evaluate.main()
+    text = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in text.splitlines() if line.strip()}
+    assert rows["hybrid:2:0"][1] == rows["search:2"][1]  # a prior of 0 is the search bot
+    assert {"net", "search:2", "hybrid:2:16", "prune:2:2"} <= set(rows)
+
+
 def test_the_fit_writes_weights_the_learned_bot_plays_with(distill: ModuleType, tmp_path: Path) -> None:
     pytest.importorskip("torch")
     fit = script("distill_fit")

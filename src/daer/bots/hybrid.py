@@ -30,7 +30,7 @@ from daer.engine.views import View
 from daer.env.encoding import encode_action, encode_view, offer_kind
 from daer.rules.model import Ruleset
 
-PRIOR = 8.0
+PRIOR = 16.0
 """Worlds the network's advantage counts for, by default (chosen by ``train/hybrid_eval.py``)."""
 KEEP = 0
 """Candidates searched, by default (0: all of the search bot's)."""
