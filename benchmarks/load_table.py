@@ -4,7 +4,8 @@ bot-paced table, against one ``daer serve`` process.
 Run: ``.venv/bin/python benchmarks/load_table.py --tables 500 --seconds 60``.  It starts the server
 itself (a temporary SQLite database, bots paced by ``--bot-delay``), creates one room per client
 (every room: 1 person + 3 bots), lets the clients act after ``--think`` seconds whenever the view offers
-something, and reports: tables held (connected and still moving at the end), p50/p99 latency from
+something (the measured window opens 5 s after every table had its first update: seated and dealt), and
+reports: tables held (connected and still moving at the end), p50/p99 latency from
 sending an action to receiving the update that carries it, actions per second, the server's RSS, and the
 server's garbage-collection pauses read from its ``/metrics`` (count and p99 over the measured window, the
 longest since start).  ``--gc default`` runs the server with Python's own collector settings instead of
@@ -21,7 +22,8 @@ Issue 12's runs (docs/deploy.md, "Measuring issue 12's targets"; ``benchmarks/is
 p99 line is then the other tables'); ``--sqlite-sync full`` passes the server's option; ``--src DIR`` runs
 the server from another checkout's ``src/`` (before and after in one session), ``--plain-ws`` connects to
 ``/ws`` as servers before the cluster routing expect; the collector's pauses in the window are printed by
-wall and by CPU time with the count over 20 ms.
+wall and by CPU time with the count over 20 ms.  ``--trace FILE`` writes each measured action's send time and
+latency and lists the stalls (slow actions grouped by when they were sent: a period points at a periodic job).
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ class Table:
     def __init__(self, url: str, ws_url: str, think: float, bot: str = "heuristic", *, by_code: bool = True) -> None:
         self.url, self.ws_url, self.think, self.bot, self.by_code = url, ws_url, think, bot, by_code
         self.latencies: list[float] = []
+        self.sent: list[float] = []
+        """Wall-clock time (time.time()) each measured action was sent, in step with :attr:`latencies`."""
         self.last_progress = 0.0
         self.errors: dict[str, int] = {}
         self.alive = False
@@ -105,6 +109,7 @@ class Table:
                     t1 = got.pop(m["id"], now)
                     if measure.is_set():
                         self.latencies.append(t1 - t0)
+                        self.sent.append(time.time() - (time.perf_counter() - t0))
                 elif m["t"] == "error":
                     pending.pop(m.get("id") or "", None)
                     got.pop(m.get("id") or "", None)
@@ -216,6 +221,13 @@ async def main(args: argparse.Namespace) -> None:
                     tasks.append(asyncio.create_task(t.run(http, stop, measure)))
                     if i % 25 == 24:
                         await asyncio.sleep(0.25)
+                # every table seated and dealt (its first update) before the 5 s settle: on a busy machine the
+                # connections, claims and first deals lag far behind the tasks (a 1-worker cluster at load 10:
+                # 1-2.6 s latencies for the first ~5 s, the loop waiting on PostgreSQL for each of them)
+                started = time.monotonic()
+                while time.monotonic() - started < 60 and not all(
+                        t.last_progress or task.done() for t, task in zip(hard + tables, tasks, strict=True)):
+                    await asyncio.sleep(0.1)
                 ramp = time.monotonic() - t_start
                 await asyncio.sleep(5)
                 measure.set()
@@ -234,7 +246,7 @@ async def main(args: argparse.Namespace) -> None:
             failed = [r for r in results if isinstance(r, BaseException)]
             lat = sorted(x for t in tables for x in t.latencies)
             print(f"tables: {args.tables} requested, {held} held (connected, moving in the last 10 s); "
-                  f"ramp {ramp:.1f} s; failed clients {len(failed)}"
+                  f"ramp {ramp:.1f} s (until every table had its first update); failed clients {len(failed)}"
                   + (f"; plus {args.hard} rooms of 'hard' (search) bots, reported apart" if args.hard else ""))
             why: dict[str, int] = {}
             for r in failed:
@@ -257,6 +269,8 @@ async def main(args: argparse.Namespace) -> None:
                 for code, k in t.errors.items():
                     codes[code] = codes.get(code, 0) + k
             print(f"refusals by code: {codes or 'none'}")
+            if args.trace:
+                trace(args.trace, tables)
             window = {le: n - gc0[0].get(le, 0.0) for le, n in gc1[0].items()}
             worst = max(gc1[2].values())
             wall, over = by_length(gc0[0], gc1[0])
@@ -285,6 +299,29 @@ async def main(args: argparse.Namespace) -> None:
                 srv.stop()
 
 
+def trace(path: str, tables: list[Table]) -> None:
+    """Write every measured action (when it was sent, wall clock; its latency) to ``path`` and print when the
+    slow ones (over 100 ms) were sent, grouped into stalls (slow actions less than 0.5 s apart): a stall that
+    recurs at a fixed period points at a periodic job."""
+    rows = sorted((t0, lat) for t in tables for t0, lat in zip(t.sent, t.latencies, strict=True))
+    Path(path).write_text("".join(f"{t0:.3f} {lat * 1000:.1f}\n" for t0, lat in rows))
+    slow = [(t0, lat) for t0, lat in rows if lat > 0.1]
+    stalls: list[list[tuple[float, float]]] = []
+    for row in slow:
+        if stalls and row[0] - stalls[-1][-1][0] < 0.5:
+            stalls[-1].append(row)
+        else:
+            stalls.append([row])
+    print(f"slow actions (> 100 ms): {len(slow)} of {len(rows)}, in {len(stalls)} stall(s) (trace: {path})")
+    prev = None
+    for group in stalls[:40]:
+        start = group[0][0]
+        gap = f", {start - prev:.2f} s after the previous" if prev is not None else ""
+        print(f"  {time.strftime('%H:%M:%S', time.gmtime(start))}.{int(start % 1 * 1000):03d}: {len(group)} slow, "
+              f"longest {max(lat for _, lat in group) * 1000:.0f} ms{gap}")
+        prev = start
+
+
 def parse() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=500)
@@ -304,6 +341,8 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--metrics", action="append", default=[],
                     help="a server process's own address whose /metrics to read (repeat for each worker; "
                          "default: the server's address)")
+    ap.add_argument("--trace", help="write each measured action's send time and latency to this file and list "
+                                    "the stalls (slow actions by when they were sent)")
     return ap.parse_args()
 
 

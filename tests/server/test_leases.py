@@ -194,7 +194,7 @@ def test_workers_starting_together_migrate_once(request: pytest.FixtureRequest, 
     assert errors == []  # without the advisory lock, concurrent CREATE TABLEs fail
     store = Store(url)
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
     store.close()
 
 
@@ -209,3 +209,42 @@ def test_rooms_made_in_a_cluster_that_nobody_joined_expire_and_a_claimed_one_sta
     assert used in b.rooms and b.store.load_room(used).status == "waiting"  # type: ignore[union-attr]
     for m in (a, b):
         m.store.close()
+
+
+def test_a_renewal_never_waits_for_a_room_row_that_a_write_in_flight_holds(
+        request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """The one-worker cluster's ~1 s stalls: the renewal (a worker thread) and the writer's group commit (the
+    loop) locked the same rows in different orders; PostgreSQL broke the deadlock after deadlock_timeout (1 s)
+    with the loop blocked all along.  A renewal must not wait for a row lock at all: here a write holds one
+    room's row, uncommitted, and the renewal must still end — the other rooms extended, the locked one
+    reported held (extended at the next renewal), and every room extended once the write commits."""
+    from databases import new_database  # noqa: PLC0415
+
+    url = new_database(request, "postgresql", tmp_path)
+    a = RoomManager(Store(url), bot_delay=0.0, worker="a", lease_ttl=30.0, sole=False)
+    codes = [a.create(RoomConfig(timer=0), "A")[0].code for _ in range(3)]
+    for code in codes:
+        assert a.get(code) is not None
+
+    def until(code: str) -> float:
+        with a.store.engine.connect() as conn:
+            return float(conn.execute(text("SELECT lease_until FROM rooms WHERE code = :c"), {"c": code}).scalar())
+
+    before = {c: until(c) for c in codes}
+    writer = a.store.engine.connect()  # a write of room 0 in flight: its row locked until it commits
+    writer.execute(text("UPDATE rooms SET version = version WHERE code = :c AND owner = 'a'"), {"c": codes[0]})
+    got: list[dict[str, tuple[int, str | None]]] = []
+    renewal = threading.Thread(target=lambda: got.append(a.leases.extend(codes)), daemon=True)
+    renewal.start()
+    renewal.join(timeout=30)
+    blocked = renewal.is_alive()
+    writer.commit()  # let a blocked renewal go before failing
+    renewal.join()
+    writer.close()
+    assert not blocked, "the renewal waited for the row lock of a write in flight"
+    assert got == [dict.fromkeys(codes, (1, None))]  # all still held; the locked one read without a lock
+    assert until(codes[0]) == before[codes[0]]  # its lease not extended this time...
+    assert all(until(c) > before[c] for c in codes[1:])
+    assert a.leases.extend(codes) == dict.fromkeys(codes, (1, None))
+    assert until(codes[0]) > before[codes[0]]  # ...but at the next renewal
+    a.store.close()

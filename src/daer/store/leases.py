@@ -66,18 +66,48 @@ def acquire(engine: Engine, code: str, owner: str, ttl: float, *, steal: bool = 
         return int(epoch) if epoch is not None else None
 
 
+RENEW_CHUNK = 100
+"""Rooms one renewal transaction covers (each commits at once: it holds its rows' locks only that long)."""
+
+
 def renew(engine: Engine, owner: str, ttl: float, codes: list[str]) -> dict[str, tuple[int, str | None]]:
-    """Extend ``owner``'s leases of these rooms; {code: (epoch, wanted_by)} of those it still holds."""
+    """Extend ``owner``'s leases of these rooms; {code: (epoch, wanted_by)} of those it still holds.
+
+    A renewal never waits for a row lock: it runs in a worker thread while the worker's own writer commits
+    the rooms' writes on the event loop, and the two lock the same rows in different orders.  When the
+    renewal's ``UPDATE … WHERE code IN (…)`` waited for a row the writer held while the writer waited for one
+    the renewal held, PostgreSQL broke the deadlock only after ``deadlock_timeout`` (1 s): the loop stood
+    still that long and the renewal failed (the one-worker cluster's ~1 s tail, docs/deploy.md).  So each
+    chunk locks only the rows nobody holds (``FOR UPDATE SKIP LOCKED``) and commits at once; the rooms
+    skipped — a write of theirs was committing that instant — are tried once more after the others, and
+    those still locked are read without a lock: still held (their lease is extended at the next renewal,
+    ``ttl / 3`` later), or lost when the row names another owner or epoch."""
     mine: dict[str, tuple[int, str | None]] = {}
-    with engine.begin() as conn:
-        for i in range(0, len(codes), 500):
-            chunk = codes[i:i + 500]
-            conn.execute(update(_ROOMS).where(_ROOMS.c.owner == owner, _ROOMS.c.code.in_(chunk))
-                         .values(lease_until=now(conn) + ttl))
+    skipped: list[str] = []
+    for i in range(0, len(codes), RENEW_CHUNK):
+        skipped += _renew_chunk(engine, owner, ttl, codes[i:i + RENEW_CHUNK], mine)
+    if skipped:
+        skipped = _renew_chunk(engine, owner, ttl, skipped, mine)
+    if skipped:
+        with engine.connect() as conn:
             rows = conn.execute(select(_ROOMS.c.code, _ROOMS.c.lease_epoch, _ROOMS.c.wanted_by)
-                                .where(_ROOMS.c.owner == owner, _ROOMS.c.code.in_(chunk))).all()
-            mine.update({r.code: (int(r.lease_epoch), r.wanted_by) for r in rows})
+                                .where(_ROOMS.c.owner == owner, _ROOMS.c.code.in_(skipped))).all()
+        mine.update({r.code: (int(r.lease_epoch), r.wanted_by) for r in rows})
     return mine
+
+
+def _renew_chunk(engine: Engine, owner: str, ttl: float, chunk: list[str],
+                 mine: dict[str, tuple[int, str | None]]) -> list[str]:
+    """Extend the leases of ``chunk`` that ``owner`` holds and nobody has locked (into ``mine``), in one
+    transaction; the codes not renewed (locked by a write in flight, or not ``owner``'s)."""
+    with engine.begin() as conn:
+        free = (select(_ROOMS.c.code).where(_ROOMS.c.owner == owner, _ROOMS.c.code.in_(chunk))
+                .with_for_update(skip_locked=True))
+        rows = conn.execute(update(_ROOMS).where(_ROOMS.c.code.in_(free.scalar_subquery()))
+                            .values(lease_until=now(conn) + ttl)
+                            .returning(_ROOMS.c.code, _ROOMS.c.lease_epoch, _ROOMS.c.wanted_by)).all()
+    mine.update({r.code: (int(r.lease_epoch), r.wanted_by) for r in rows})
+    return [c for c in chunk if c not in mine]
 
 
 def release(engine: Engine, code: str, owner: str, epoch: int) -> bool:
