@@ -7,6 +7,7 @@ from importlib import resources
 from typing import Any
 
 import msgspec
+import pytest
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
@@ -79,7 +80,7 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
 
     again = Store(db_url)  # nothing left to do
     with again.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0004"
+        assert MigrationContext.configure(conn).get_current_revision() == "0005"
         assert conn.execute(text("SELECT count(*) FROM replies")).scalar() == len(acts)
     again.close()
 
@@ -130,7 +131,7 @@ def test_0003_sets_duplicate_hands_aside_and_keeps_the_record_that_got_furthest(
 
     store = Store(db_url)  # upgrades to head: refused before (the unique index met the duplicates)
     with store.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0004"
+        assert MigrationContext.configure(conn).get_current_revision() == "0005"
         hands = conn.execute(text("SELECT number, id FROM hands ORDER BY number")).all()
         assert [tuple(h) for h in hands] == [(1, 2), (2, 3), (3, 7)]
         dropped = conn.execute(text("SELECT id, number, kept_id FROM hands_dropped ORDER BY id")).all()
@@ -151,3 +152,37 @@ def test_0003_sets_duplicate_hands_aside_and_keeps_the_record_that_got_furthest(
     with again.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM hands_dropped")).scalar() == 4
     again.close()
+
+
+def test_0005_keeps_one_room_per_create_request_and_refuses_a_second(db_url: str) -> None:
+    """Two workers made a room each for one create request before 0005: the upgrade (a unique index on the
+    create keys) must still succeed; the key stays with the room created first (a repeat finds it), the other
+    room keeps its seats, and from then on a second room for the key is refused whole."""
+    engine = create_engine(db_url)
+    key = "create:" + "a" * 40
+    with engine.begin() as conn:
+        cfg = _config()
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0004")
+        for code, created in (("LATE1", 20.0), ("EARLY", 10.0)):
+            conn.execute(text("INSERT INTO rooms (code, created_at, config, status, version, scores, dealer, "
+                              "hands_played, creator) VALUES (:c, :t, '{\"timer\": 0}', 'waiting', 0, '[0,0,0,0]', "
+                              "0, 0, 'me')"), {"c": code, "t": created})
+            conn.execute(text("INSERT INTO replies (room_code, seat, client_id, reply, refused) "
+                              "VALUES (:c, -1, :k, '{\"seat\": 0, \"holder\": \"h\"}', :f)"),
+                         {"c": code, "k": key, "f": False})
+            conn.execute(text("INSERT INTO replies (room_code, seat, client_id, reply, refused) "  # a join key: per
+                              "VALUES (:c, -1, 'join:x', '{}', :f)"), {"c": code, "f": False})  # room, not unique
+    engine.dispose()
+
+    store = Store(db_url)
+    with store.engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == "0005"
+        rows = conn.execute(text("SELECT room_code, client_id FROM replies ORDER BY room_code, client_id")).all()
+        assert [tuple(r) for r in rows] == [("EARLY", key), ("EARLY", "join:x"), ("LATE1", "join:x")]
+    assert store.room_of_request("me", key) == "EARLY"
+    with pytest.raises(Exception) as refused, store.engine.begin() as conn:
+        conn.execute(text("INSERT INTO replies (room_code, seat, client_id, reply, refused) "
+                          "VALUES ('LATE1', -1, :k, '{}', :f)"), {"k": key, "f": False})
+    assert "unique" in str(refused.value).lower()
+    store.close()

@@ -114,3 +114,67 @@ def test_a_write_to_a_room_nobody_served_is_refused_once_a_worker_took_its_lease
     with pytest.raises(LeaseLost):
         port.update_room(version=2)
     store.close()
+
+
+def _two_workers(db_url: str) -> tuple[RoomManager, RoomManager]:
+    return (RoomManager(Store(db_url), bot_delay=0.0, worker="a", sole=False),
+            RoomManager(Store(db_url), bot_delay=0.0, worker="b", sole=False))
+
+
+def test_two_creates_with_one_request_id_at_the_same_instant_on_two_workers_make_one_room(db_url: str) -> None:
+    """Both workers looked for the request's room before either stored it (the balancer sent a retry to the
+    other worker while the worker set changed): each then creates.  The create key is unique over all rooms
+    (migration 0005), so the second insert fails whole and that worker answers with the first one's room and
+    host seat (a new token; the first stops working, as for any repeat) — one room, both answers agree."""
+    a, b = _two_workers(db_url)
+    rid = request_key("create", "1.2.3.4", "tap-1")
+    assert a.recreate("1.2.3.4", rid) is None and b.recreate("1.2.3.4", rid) is None  # neither found it
+    room_a, seat_a, token_a = a.create(RoomConfig(timer=0), "A", creator="1.2.3.4", rid=rid)
+    room_b, seat_b, token_b = b.create(RoomConfig(timer=0), "A", creator="1.2.3.4", rid=rid)
+    assert (room_b.code, seat_b) == (room_a.code, seat_a) == (room_a.code, 0)
+    assert a.store.live_rooms_of(address_key("1.2.3.4")) == 1  # before: 2 (one room per worker)
+    assert a.store.room_codes() == [room_a.code]
+    stored = a.store.load_room(room_a.code)
+    assert stored is not None and stored.seats[0].token_hash == token_hash(token_b) != token_hash(token_a)
+    assert not b.rooms  # nothing of the refused create kept (a cluster's new room waits for its worker)
+    other = b.create(RoomConfig(timer=0), "A", creator="1.2.3.4", rid=request_key("create", "1.2.3.4", "tap-2"))
+    assert other[0].code != room_a.code  # another request id: another room
+    for m in (a, b):
+        m.store.close()
+
+
+def test_creates_with_one_request_id_racing_in_threads_on_postgresql_make_one_room(
+        request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """The same, truly at once: two workers' creates released together by a barrier, many times (PostgreSQL
+    makes the later insert wait on the unique index until the first commits, then refuses it)."""
+    import threading  # noqa: PLC0415
+
+    from databases import new_database  # noqa: PLC0415
+
+    url = new_database(request, "postgresql", tmp_path)
+    workers = _two_workers(url)
+    for i in range(20):
+        rid = request_key("create", "1.2.3.4", f"tap-{i}")
+        gate = threading.Barrier(len(workers))
+        answers: list[tuple[str, int]] = []
+        errors: list[BaseException] = []
+
+        def create(m: RoomManager, rid: str = rid, gate: threading.Barrier = gate,
+                   answers: list[tuple[str, int]] = answers, errors: list[BaseException] = errors) -> None:
+            gate.wait()
+            try:
+                room, seat, _token = m.create(RoomConfig(timer=0), "A", creator="1.2.3.4", rid=rid)
+                answers.append((room.code, seat))
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=create, args=(m,)) for m in workers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        assert len(answers) == 2 and answers[0] == answers[1] and answers[0][1] == 0
+    assert len(workers[0].store.room_codes()) == 20  # one room per request id
+    for m in workers:
+        m.store.close()

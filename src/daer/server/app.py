@@ -250,8 +250,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
                         f"at most {lim.max_rooms_per_address} live rooms per address")
         try:
             room, seat, token = manager().create(body.config, body.name.strip(), creator=address, rid=rid)
-        except RoomError as exc:
-            return _err(400, exc.code, exc.zh, exc.en)
+        except LeaseLost:
+            return _moved_response()
+        except RoomError as exc:  # a bad config, or (the same request stored first by another worker) as above
+            if exc.code == "moved":
+                return _moved_response()
+            return _err(400 if exc.code.startswith("bad") else 503 if exc.code == "store" else 409,
+                        exc.code, exc.zh, exc.en)
         log.info("room created", extra=ctx("room_created", room=room.code, seat=seat, rules=body.config.rules,
                                            bot=body.config.bot))
         answer = {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}

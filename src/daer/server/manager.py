@@ -109,7 +109,9 @@ class RoomManager:
 
         Everything is checked before anything is stored: a refused room leaves no row behind.
         The sole process of a SQLite store keeps the room (its lease taken at once); a worker of a cluster
-        leaves it unleased, to be taken by the worker the balancer sends the room's requests to.
+        leaves it unleased, to be taken by the worker the balancer sends the room's requests to.  When another
+        worker stored a room for the same ``rid`` at the same instant (the request's key is unique over all
+        rooms, migration 0005), nothing is stored here and the answer is that room (:meth:`recreate`).
         """
         rules = check_config(cfg)
         code = self._new_code()
@@ -125,12 +127,20 @@ class RoomManager:
         token = secrets.token_urlsafe(18)
         host, holder = room.seats[0], token_hash(token)
         host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", holder
-        self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
-                               scores=msgspec.json.encode(match.scores).decode(), dealer=0,
-                               seats=[s.row() for s in room.seats], deal_seed=first.seed,
-                               owner=owner, ttl=self.leases.ttl,
-                               creator=address_key(creator) if creator else None,
-                               reply=None if rid is None else taken_mark(rid, 0, holder))
+        try:
+            self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
+                                   scores=msgspec.json.encode(match.scores).decode(), dealer=0,
+                                   seats=[s.row() for s in room.seats], deal_seed=first.seed,
+                                   owner=owner, ttl=self.leases.ttl,
+                                   creator=address_key(creator) if creator else None,
+                                   reply=None if rid is None else taken_mark(rid, 0, holder))
+        except Exception as exc:
+            # the same request reached another worker at the same instant and its room was stored first (the
+            # create key is unique over all rooms): nothing of ours was stored; the answer is that room
+            again = self.recreate(creator, rid) if rid is not None and self.store.duplicate(exc) else None
+            if again is None:
+                raise
+            return again
         room.replies.none_stored()
         if keep:
             self._keep(code, room)

@@ -225,6 +225,11 @@ class Store:
                                         "token_hash": s.token_hash, "auto": s.auto}) for s in seats]
         self.writer.run_now(code, stmts + self._reply(code, reply))
 
+    def duplicate(self, exc: BaseException) -> bool:
+        """True when ``exc`` is the driver refusing a row that breaks a unique constraint (a write raced
+        another worker's and lost: e.g. two creates with one request id, migration 0005)."""
+        return isinstance(exc, self.engine.dialect.loaded_dbapi.IntegrityError)
+
     def live_rooms_of(self, creator: str) -> int:
         """How many rooms made by ``creator`` (an address's hash) are waiting, playing or between hands."""
         with self.engine.connect() as conn:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -90,6 +90,10 @@ class ReplyTable(Base):
     """The first answer to a seat's action or command id (JSON), so a repeat gets it again after a restart."""
 
     __tablename__ = "replies"
+    __table_args__ = (Index("uq_replies_create_request", "client_id", unique=True,
+                            sqlite_where=text("client_id LIKE 'create:%'"),
+                            postgresql_where=text("client_id LIKE 'create:%'")),)
+    """A create's request key names one room only (migration 0005)."""
     room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     client_id: Mapped[str] = mapped_column(String(64), primary_key=True)
