@@ -9,6 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from starlette.testclient import TestClient
 
 from daer.server import create_app
@@ -177,4 +178,30 @@ def test_creates_with_one_request_id_racing_in_threads_on_postgresql_make_one_ro
         assert len(answers) == 2 and answers[0] == answers[1] and answers[0][1] == 0
     assert len(workers[0].store.room_codes()) == 20  # one room per request id
     for m in workers:
+        m.store.close()
+
+
+def test_two_joins_with_one_request_id_on_two_workers_that_both_believe_they_hold_the_room_take_one_seat(
+        db_url: str) -> None:
+    """A join is a write of the room, fenced by its lease: when the same join reaches two workers that both
+    believe they serve the room (one paused past its lease), the stale one's write is refused whole and the
+    request's repeat gets the one seat taken."""
+    a, b = _two_workers(db_url)
+    code = a.create(RoomConfig(timer=0), "A")[0].code
+    stale = a.get(code)
+    assert stale is not None
+    with a.store.engine.begin() as conn:  # a paused past its lease; b takes the room
+        conn.execute(text("UPDATE rooms SET lease_until = 0 WHERE code = :c"), {"c": code})
+    live = b.get(code)
+    assert live is not None and stale.serving
+    rid = request_key("join", "5.6.7.8", "tap-1")
+    with pytest.raises((LeaseLost, RoomError)):
+        stale.join("B", rid=rid)
+    seat, token = live.join("B", rid=rid)
+    again = live.rejoin(rid)  # the client's retry (its first answer was the refusal)
+    assert again is not None and again[0] == seat == 1
+    row = b.store.load_room(code)
+    assert row is not None and [s.kind for s in row.seats] == ["human", "human", "empty", "empty"]
+    assert row.seats[1].token_hash == token_hash(again[1]) != token_hash(token)
+    for m in (a, b):
         m.store.close()
