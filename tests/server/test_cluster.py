@@ -209,6 +209,47 @@ def test_the_balancer_limits_each_address_across_all_workers(cluster: dict[str, 
         local.stop_pid(pid)
 
 
+def _balancers(cluster: dict[str, Any], tmp_path: Path, *, peers: bool) -> tuple[list[str], list[int]]:
+    """Two balancers in front of the cluster's workers, limits 20 requests in 10 s per address, their stick
+    tables in step through a ``peers`` section if ``peers``; their URLs and process ids."""
+    ports = [local.free_port() for _ in range(4)]  # two fronts, two peer ports
+    names = ["lb1", "lb2"]
+    table = [(n, f"127.0.0.1:{p}") for n, p in zip(names, ports[2:], strict=True)] if peers else None
+    urls, pids = [], []
+    for name, front in zip(names, ports[:2], strict=True):
+        cfg = tmp_path / f"{name}.cfg"
+        cfg.write_text(local.render_haproxy(f"127.0.0.1:{front}", [(w["name"], w["port"]) for w in cluster["workers"]],
+                                            rate=20, conns=64, peers=table))
+        assert local.check_haproxy(cfg, name if peers else None) is None
+        cmd = ["haproxy", "-f", str(cfg), *(("-L", name) if peers else ())]
+        pids.append(local.spawn(cmd, tmp_path / f"{name}.log"))
+        urls.append(f"http://127.0.0.1:{front}")
+    for url in urls:
+        assert local.ready(url, 30)
+    return urls, pids
+
+
+@pytest.mark.parametrize("peers", [True, False], ids=["peers", "alone"])
+def test_two_balancers_with_peers_count_an_address_once(cluster: dict[str, Any], tmp_path: Path, peers: bool) -> None:
+    """Two HAProxy in front of the same workers: alone, each counts an address's requests by itself (a burst
+    split over both passes twice the limit); with the ``peers`` section each pushes its table's updates to the
+    other, which counts on from there — the limit holds for the pair (requests 30 ms apart: the pushes
+    travel asynchronously, so two balancers hit within the same instant can each miss the other's last few)."""
+    urls, pids = _balancers(cluster, tmp_path, peers=peers)
+    try:
+        codes = []
+        for i in range(40):
+            codes.append(_status(f"{urls[i % 2]}/healthz")[0])
+            time.sleep(0.03)
+        if peers:
+            assert codes.count(200) <= 22 and codes[-10:] == [429] * 10, codes
+        else:
+            assert codes[:36] == [200] * 36  # 18 at each (and the readiness checks): neither passed its own limit
+    finally:
+        for pid in pids:
+            local.stop_pid(pid)
+
+
 def test_kill_9_a_worker_mid_hand_then_drain_the_other(cluster: dict[str, Any]) -> None:
     lb = Lb(cluster["url"])
     workers = {w["name"]: w for w in cluster["workers"]}

@@ -50,17 +50,31 @@ LB_CONNS = 64
 """Connections one client address may hold open at the balancer (sockets and keep-alive, all workers)."""
 
 
-def render_haproxy(bind: str, workers: list[tuple[str, int]], *, rate: int = LB_RATE, conns: int = LB_CONNS) -> str:
+TABLE = "store http_req_rate(10s),conn_cur"
+"""The stick table's data in deploy/haproxy.cfg (the peers are named after it)."""
+
+
+def render_haproxy(bind: str, workers: list[tuple[str, int]], *, rate: int = LB_RATE, conns: int = LB_CONNS,
+                   peers: list[tuple[str, str]] | None = None) -> str:
     """The balancer's config: listen on ``bind``, one checked server line per (name, port) worker, and the
-    cluster-wide per-address limits (``rate`` requests in 10 s, ``conns`` open connections)."""
+    cluster-wide per-address limits (``rate`` requests in 10 s, ``conns`` open connections).  ``peers``:
+    (name, host:port) of every balancer in front of the same workers, this one included — their stick tables
+    are kept in step (a ``peers`` section; start each balancer with ``haproxy -L NAME``)."""
     servers = "\n".join(f"    server {name} 127.0.0.1:{port} check" for name, port in workers)
-    return (haproxy_template().replace("@BIND@", bind).replace("@SERVERS@", servers)
+    text = (haproxy_template().replace("@BIND@", bind).replace("@SERVERS@", servers)
             .replace("@RATE@", str(rate)).replace("@CONNS@", str(conns)))
+    if peers:
+        assert TABLE in text and "\nfrontend daer\n" in text, "deploy/haproxy.cfg changed: update render_haproxy"
+        section = "peers daer\n" + "".join(f"    peer {name} {address}\n" for name, address in peers)
+        text = text.replace(TABLE, f"{TABLE} peers daer").replace("\nfrontend daer\n", f"\n{section}\nfrontend daer\n")
+    return text
 
 
-def check_haproxy(path: Path) -> str | None:
-    """``haproxy -c -f path``: None when valid, else its message."""
-    res = subprocess.run(["haproxy", "-c", "-f", str(path)], capture_output=True, text=True, check=False)
+def check_haproxy(path: Path, peer: str | None = None) -> str | None:
+    """``haproxy -c -f path`` (``-L peer``: this balancer's name among its peers): None when valid, else its
+    message."""
+    res = subprocess.run(["haproxy", "-c", "-f", str(path), *(("-L", peer) if peer else ())],
+                         capture_output=True, text=True, check=False)
     return None if res.returncode == 0 else (res.stdout + res.stderr).strip()
 
 
