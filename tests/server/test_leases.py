@@ -248,3 +248,47 @@ def test_a_renewal_never_waits_for_a_room_row_that_a_write_in_flight_holds(
     assert a.leases.extend(codes) == dict.fromkeys(codes, (1, None))
     assert until(codes[0]) > before[codes[0]]  # ...but at the next renewal
     a.store.close()
+
+
+def test_renewals_and_lost_leases_are_counted_in_the_metrics(db_url: str) -> None:
+    """``daer_lease_renewals_total{result}`` counts each renewal (a failed one too, which before showed only in
+    the log) and ``daer_leases_lost_total`` each room dropped because its lease was taken over."""
+    from daer.server.manager import keep_leases_forever  # noqa: PLC0415
+    from daer.server.metrics import REGISTRY  # noqa: PLC0415
+
+    def count(name: str, **labels: str) -> float:
+        return REGISTRY.get_sample_value(name, labels) or 0.0
+
+    a, b = _workers(db_url)
+    code = a.create(RoomConfig(timer=0), "A")[0].code
+    assert a.get(code) is not None
+    ok, failed, lost = (count("daer_lease_renewals_total", result="ok"),
+                        count("daer_lease_renewals_total", result="failed"), count("daer_leases_lost_total"))
+
+    async def renew_until(name: str, floor: float, **labels: str) -> None:
+        a.leases.ttl = 3.0  # a renewal every second
+        task = asyncio.create_task(keep_leases_forever(a))
+        try:
+            async with asyncio.timeout(30):
+                while count(name, **labels) <= floor:
+                    await asyncio.sleep(0.05)
+        finally:
+            task.cancel()
+
+    asyncio.run(renew_until("daer_lease_renewals_total", ok, result="ok"))
+    assert count("daer_lease_renewals_total", result="failed") == failed and code in a.rooms
+    renew = a.leases.extend
+
+    def broken(codes: list[str]) -> dict[str, tuple[int, str | None]]:
+        raise RuntimeError("the database is unreachable")
+
+    a.leases.extend = broken  # type: ignore[method-assign]
+    asyncio.run(renew_until("daer_lease_renewals_total", failed, result="failed"))
+    a.leases.extend = renew  # type: ignore[method-assign]
+    assert count("daer_leases_lost_total") == lost
+    _expire(a.store, code)
+    assert b.get(code) is not None  # taken over
+    a.keep_leases()
+    assert code not in a.rooms and count("daer_leases_lost_total") == lost + 1
+    for m in (a, b):
+        m.store.close()

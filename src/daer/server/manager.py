@@ -24,6 +24,7 @@ from daer.server.dealing import PendingDeal, fairness_of
 from daer.server.limits import address_key
 from daer.server.logs import ctx
 from daer.server.match import EXPIRED, LIVE, Match
+from daer.server.metrics import LEASE_RENEWALS, LEASE_SECONDS, LEASES_LOST
 from daer.server.port import DEFAULT_TTL, Elsewhere, LeaseLost, Leases, RoomPort, refused
 from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room, action_codec, moved, taken_mark
 from daer.server.seating import Seat, token_hash
@@ -232,8 +233,7 @@ class RoomManager:
         if refused(exc):  # the fence refused it: another worker holds the lease now
             log.warning("room %s: lease lost (epoch %d); no longer serving it", code, room.port.epoch,
                         extra=ctx("lease_lost", room=code))
-            self._pop(code)
-            room.stop(lost=True)
+            self.drop(code)
             return
         log.error("room %s: write failed (%s); reloading it from the store", code, exc)
         conns = list(room.conns)
@@ -265,6 +265,7 @@ class RoomManager:
         """Stop serving a room whose lease was lost (sockets told to reconnect); nothing is written."""
         room = self._pop(code)
         if room is not None:
+            LEASES_LOST.inc()
             room.stop(lost=True)
 
     def release(self, code: str) -> None:
@@ -332,12 +333,17 @@ async def keep_leases_forever(manager: RoomManager) -> None:
         if manager.stale():  # the store did not answer for a whole lease: another worker may serve them now
             for code in list(manager.rooms):
                 manager.drop(code)
+        t0 = time.perf_counter()
         try:
             held = dict(manager.rooms)
             mine = await asyncio.to_thread(manager.leases.extend, list(held))
             manager.kept(held, mine)
         except Exception:
+            LEASE_RENEWALS.labels(result="failed").inc()
             log.exception("lease renewal failed")
+        else:
+            LEASE_RENEWALS.labels(result="ok").inc()
+            LEASE_SECONDS.observe(time.perf_counter() - t0)
 
 
 def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) -> Room:

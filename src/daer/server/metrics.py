@@ -17,6 +17,9 @@ What is measured (one process, one registry of its own, so the library's default
   shared machine a pause's wall time also counts the time other processes held the core);
 - ``daer_gc_frozen_objects`` — objects in the permanent generation (``gc.freeze``);
 - ``daer_bot_think_seconds{bot}`` — a bot's ``choose`` (inline, or a search decision in the process pool);
+- ``daer_lease_renewals_total{result}`` (``ok``, ``failed``), ``daer_lease_renewal_seconds`` and
+  ``daer_leases_lost_total`` — a cluster worker's leases (``daer.server.port``): a failed renewal is logged
+  with its cause (e.g. the deadlock that cost the one-worker cluster a second, docs/deploy.md); alert on any;
 - the library's process collector (CPU seconds, resident memory, open files).
 
 ``/metrics`` is answered according to ``--metrics``: ``local`` (the default) only to a peer on loopback
@@ -82,6 +85,15 @@ THINK_SECONDS = Histogram("daer_bot_think_seconds", "A bot choosing an action (i
                           "in the process pool, from submit to answer)", ["bot"], buckets=_THINK, registry=REGISTRY)
 GROUP_UNITS = Histogram("daer_store_group_units", "Changes (units) committed together in one group commit",
                         buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500), registry=REGISTRY)
+LEASE_RENEWALS = Counter("daer_lease_renewals", "Renewals of this worker's room leases (result: ok, failed — "
+                         "a worker that cannot renew for --lease-ttl drops every room)", ["result"], registry=REGISTRY)
+LEASE_SECONDS = Histogram("daer_lease_renewal_seconds", "A renewal of every lease this worker holds (the "
+                          "statements in a worker thread, then the decisions on the loop)", buckets=_FAST,
+                          registry=REGISTRY)
+LEASES_LOST = Counter("daer_leases_lost", "Rooms this worker stopped serving because their lease was no longer "
+                      "its own (taken over, or not renewed in time)", registry=REGISTRY)
+for _r in ("ok", "failed"):
+    LEASE_RENEWALS.labels(result=_r)
 FROZEN = Gauge("daer_gc_frozen_objects", "Objects in the collector's permanent generation (gc.freeze): with "
                "--gc tuned every survivor of a collection", registry=REGISTRY)
 FROZEN.set_function(gc.get_freeze_count)
