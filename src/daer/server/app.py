@@ -39,7 +39,7 @@ from daer.server.expiry import sweep_forever
 from daer.server.guard import Guard
 from daer.server.limits import Limits, address_of
 from daer.server.logs import COMMAND_LEVELS, SLOW, ctx
-from daer.server.manager import RoomManager, keep_leases_forever
+from daer.server.manager import RoomManager, keep_leases_forever, too_many_rooms
 from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
 from daer.server.port import DEFAULT_TTL, LeaseLost
 from daer.server.pwa import pwa_routes
@@ -232,33 +232,24 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             return JSONResponse(first)
         rid = None if body.rid is None else request_key("create", address, body.rid)
         try:  # a repeat whose answer another worker (or this one before a restart) gave: the same room
-            again = manager().recreate(address, rid) if rid is not None else None
+            made = manager().recreate(address, rid) if rid is not None else None
+            if made is None:
+                if manager().live_count() >= lim.max_rooms:
+                    return _err(503, "busy", "服务器房间已满，请稍后再试", "the server has too many rooms; try later")
+                if manager().rooms_made_by(address) >= lim.max_rooms_per_address:
+                    raise too_many_rooms(lim.max_rooms_per_address)
+                made = manager().create(body.config, body.name.strip(), creator=address, rid=rid,
+                                        at_most=lim.max_rooms_per_address)  # the cap counted again as stored
+                log.info("room created", extra=ctx("room_created", room=made[0].code, seat=made[1],
+                                                   rules=body.config.rules, bot=body.config.bot))
         except LeaseLost:
             return _moved_response()
-        except RoomError as exc:
+        except RoomError as exc:  # a bad config, the cap, or a repeat's room moved / closed / its seat taken
             if exc.code == "moved":
                 return _moved_response()
-            return _err(503 if exc.code == "store" else 409, exc.code, exc.zh, exc.en)
-        if again is not None:
-            answer = {"code": again[0].code, "seat": again[1], "token": again[2], "link": f"/r/{again[0].code}"}
-            answers.put(key, answer)
-            return JSONResponse(answer)
-        if manager().live_count() >= lim.max_rooms:
-            return _err(503, "busy", "服务器房间已满，请稍后再试", "the server has too many rooms; try later")
-        if manager().rooms_made_by(address) >= lim.max_rooms_per_address:
-            return _err(429, "too_many_rooms", f"同一地址最多开 {lim.max_rooms_per_address} 个房间",
-                        f"at most {lim.max_rooms_per_address} live rooms per address")
-        try:
-            room, seat, token = manager().create(body.config, body.name.strip(), creator=address, rid=rid)
-        except LeaseLost:
-            return _moved_response()
-        except RoomError as exc:  # a bad config, or (the same request stored first by another worker) as above
-            if exc.code == "moved":
-                return _moved_response()
-            return _err(400 if exc.code.startswith("bad") else 503 if exc.code == "store" else 409,
-                        exc.code, exc.zh, exc.en)
-        log.info("room created", extra=ctx("room_created", room=room.code, seat=seat, rules=body.config.rules,
-                                           bot=body.config.bot))
+            status = {"too_many_rooms": 429, "store": 503}.get(exc.code, 400 if exc.code.startswith("bad") else 409)
+            return _err(status, exc.code, exc.zh, exc.en)
+        room, seat, token = made
         answer = {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}
         if body.rid is not None:
             answers.put(key, answer)

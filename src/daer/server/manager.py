@@ -29,10 +29,16 @@ from daer.server.port import DEFAULT_TTL, Elsewhere, LeaseLost, Leases, RoomPort
 from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room, action_codec, moved, taken_mark
 from daer.server.seating import Seat, token_hash
 from daer.store import RoomRow, Store
+from daer.store.writer import WriteConflict
 
 log = logging.getLogger("daer.server")
 ADOPT_PER_TICK = 100
 """Rooms of dead or drained workers one worker takes over per renewal (the rest at the next ones)."""
+
+
+def too_many_rooms(at_most: int) -> RoomError:
+    """The refusal of a create past the cap of live rooms per address."""
+    return RoomError("too_many_rooms", f"同一地址最多开 {at_most} 个房间", f"at most {at_most} live rooms per address")
 
 
 class RoomManager:
@@ -104,7 +110,8 @@ class RoomManager:
             if not self._made[creator]:
                 del self._made[creator]
 
-    def create(self, cfg: RoomConfig, name: str, *, creator: str = "", rid: str | None = None) -> tuple[Room, int, str]:
+    def create(self, cfg: RoomConfig, name: str, *, creator: str = "", rid: str | None = None,
+               at_most: int | None = None) -> tuple[Room, int, str]:
         """A new room with its creator at seat 0 (the host); returns (room, seat, token).  ``rid``: the
         request's key (:func:`~daer.server.rooms.request_key`), stored with the room (:meth:`recreate`).
 
@@ -113,6 +120,8 @@ class RoomManager:
         leaves it unleased, to be taken by the worker the balancer sends the room's requests to.  When another
         worker stored a room for the same ``rid`` at the same instant (the request's key is unique over all
         rooms, migration 0005), nothing is stored here and the answer is that room (:meth:`recreate`).
+        ``at_most``: a cluster's cap of live rooms per creator, checked again as the room is stored (the
+        caller's count and another worker's create can race): ``RoomError("too_many_rooms")``.
         """
         rules = check_config(cfg)
         code = self._new_code()
@@ -134,14 +143,19 @@ class RoomManager:
                                    seats=[s.row() for s in room.seats], deal_seed=first.seed,
                                    owner=owner, ttl=self.leases.ttl,
                                    creator=address_key(creator) if creator else None,
-                                   reply=None if rid is None else taken_mark(rid, 0, holder))
+                                   reply=None if rid is None else taken_mark(rid, 0, holder),
+                                   at_most=None if self.leases.sole or not creator else at_most)
         except Exception as exc:
             # the same request reached another worker at the same instant and its room was stored first (the
-            # create key is unique over all rooms): nothing of ours was stored; the answer is that room
-            again = self.recreate(creator, rid) if rid is not None and self.store.duplicate(exc) else None
-            if again is None:
-                raise
-            return again
+            # create key is unique over all rooms; that room also counts in the cap): nothing of ours was
+            # stored; the answer is that room
+            over = isinstance(exc, WriteConflict)  # only the cap's check expects rows in a create
+            again = self.recreate(creator, rid) if rid is not None and (over or self.store.duplicate(exc)) else None
+            if again is not None:
+                return again
+            if over:
+                raise too_many_rooms(at_most or 0) from exc
+            raise
         room.replies.none_stored()
         if keep:
             self._keep(code, room)

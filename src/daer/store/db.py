@@ -207,23 +207,36 @@ class Store:
 
     def create_room(self, *, code: str, created_at: float, config: str, scores: str, dealer: int,
                     seats: list[SeatRow], deal_seed: str | None = None, owner: str | None = None,
-                    ttl: float = 0.0, creator: str | None = None, reply: ReplyRow | None = None) -> None:
+                    ttl: float = 0.0, creator: str | None = None, reply: ReplyRow | None = None,
+                    at_most: int | None = None) -> None:
         """A new room and its seats (and the secret seed of its first hand), committed before it returns;
         ``owner``: the worker that takes its lease at once (epoch 1, for ``ttl`` seconds), else nobody yet;
         ``creator``: a hash of the address that made it (:meth:`live_rooms_of`); ``reply``: what the create's
-        request id took (:meth:`room_of_request`)."""
+        request id took (:meth:`room_of_request`).  ``at_most`` (PostgreSQL, with ``creator``): refused whole
+        (:class:`~daer.store.writer.WriteConflict`) when the creator already has that many live rooms —
+        counted in the same transaction, after a transaction-level advisory lock on the creator, so creates of
+        one address on several workers at the same instant are counted one after the other."""
         lease: dict[str, Any] = {}
         if owner is not None:
             with self.engine.connect() as conn:
                 t = conn.execute(select(now(conn))).scalar()
             lease = {"owner": owner, "lease_epoch": 1, "lease_until": float(t or 0.0) + ttl}
-        stmts = [self._insert(_ROOMS, {"code": code, "created_at": created_at, "config": config,
+        stmts = [] if at_most is None or creator is None or self.writer.named else self._at_most(creator, at_most)
+        stmts += [self._insert(_ROOMS, {"code": code, "created_at": created_at, "config": config,
                                        "status": "waiting", "version": 0, "scores": scores, "dealer": dealer,
                                        "hands_played": 0, "ready": "[]", "deal_seed": deal_seed,
                                        "deal_entropy": None, "creator": creator, **lease})]
         stmts += [self._insert(_SEATS, {"room_code": code, "seat": s.seat, "kind": s.kind, "name": s.name,
                                         "token_hash": s.token_hash, "auto": s.auto}) for s in seats]
         self.writer.run_now(code, stmts + self._reply(code, reply))
+
+    def _at_most(self, creator: str, at_most: int) -> list[Stmt]:
+        """PostgreSQL: lock the creator (until the transaction ends), then one row only while it has fewer than
+        ``at_most`` live rooms."""
+        return [Stmt("SELECT pg_advisory_xact_lock(%(lock)s)", {"lock": int(creator[:15], 16)}),
+                Stmt("SELECT 1 WHERE (SELECT count(*) FROM rooms WHERE creator = %(creator)s "
+                     "AND status IN ('waiting', 'playing', 'between')) < %(at_most)s",
+                     {"creator": creator, "at_most": at_most}, expect=1)]
 
     def duplicate(self, exc: BaseException) -> bool:
         """True when ``exc`` is the driver refusing a row that breaks a unique constraint (a write raced
