@@ -292,3 +292,39 @@ def test_renewals_and_lost_leases_are_counted_in_the_metrics(db_url: str) -> Non
     assert code not in a.rooms and count("daer_leases_lost_total") == lost + 1
     for m in (a, b):
         m.store.close()
+
+
+def test_a_survivor_takes_a_dead_workers_rooms_over_one_per_turn_of_the_loop(db_url: str) -> None:
+    """Each take-over is a lease, a load and a replay on the loop; a survivor adopting a killed worker's rooms
+    must let its own rooms' callbacks run between two of them (before, up to 100 were taken in one callback:
+    the loop stood still for all of them)."""
+    from daer.server.manager import adopt_orphans  # noqa: PLC0415
+
+    a, b = _workers(db_url)
+    codes = [a.create(RoomConfig(timer=0), "A")[0].code for _ in range(5)]
+    for code in codes:
+        assert a.get(code) is not None
+        _expire(a.store, code)  # a died
+    seen: list[int] = []
+
+    async def run() -> int:
+        loop = asyncio.get_running_loop()
+        going = True
+
+        def probe() -> None:  # another callback of the loop: what it sees of the take-over
+            seen.append(len(b.rooms))
+            if going:
+                loop.call_soon(probe)
+
+        loop.call_soon(probe)
+        try:
+            return await adopt_orphans(b)
+        finally:
+            going = False
+            for room in b.rooms.values():
+                room.stop()
+
+    assert asyncio.run(run()) == 5 and set(b.rooms) == set(codes)
+    assert {1, 2, 3, 4} <= set(seen)  # the loop turned between every two rooms
+    for m in (a, b):
+        m.store.close()

@@ -299,9 +299,10 @@ class RoomManager:
         held = dict(self.rooms)
         self.kept(held, self.leases.extend(list(held)))
 
-    def kept(self, held: dict[str, Room], mine: dict[str, tuple[int, str | None]]) -> None:
+    def kept(self, held: dict[str, Room], mine: dict[str, tuple[int, str | None]], *, adopt: bool = True) -> None:
         """Act on a renewal of the leases of ``held`` (the rooms in memory when it started): ``mine`` is what
-        :meth:`daer.server.port.Leases.extend` found still ours."""
+        :meth:`daer.server.port.Leases.extend` found still ours; with ``adopt``, then take over the rooms of
+        dead or drained workers here at once (:func:`adopt_orphans` does it one room per loop turn)."""
         self.renewed = time.monotonic()
         lost, handover = self.leases.judge({c: r.port for c, r in held.items()}, mine)
         for code in lost:
@@ -313,15 +314,19 @@ class RoomManager:
                 log.info("room %s: handed over to the worker the balancer sends it to", code,
                          extra=ctx("handed_over", room=code))
                 self.release(code)
-        if self.draining:
+        if adopt and not self.draining:
+            for code in self.leases.orphans(ADOPT_PER_TICK):
+                self.adopt(code)
+
+    def adopt(self, code: str) -> None:
+        """Take over a room whose worker died or was drained (its lease taken, loaded, its clock started)."""
+        if code in self.rooms or self.draining:
             return
-        for code in self.leases.orphans(ADOPT_PER_TICK):
-            if code not in self.rooms:
-                try:
-                    if self.get(code) is not None:
-                        log.info("room %s: taken over", code, extra=ctx("taken_over", room=code))
-                except (RoomError, LeaseLost):
-                    pass  # another worker was quicker
+        try:
+            if self.get(code) is not None:
+                log.info("room %s: taken over", code, extra=ctx("taken_over", room=code))
+        except (RoomError, LeaseLost):
+            pass  # another worker was quicker
 
     def stale(self) -> bool:
         """True when the leases were not renewed for ``ttl`` seconds (they may have ended)."""
@@ -351,13 +356,31 @@ async def keep_leases_forever(manager: RoomManager) -> None:
         try:
             held = dict(manager.rooms)
             mine = await asyncio.to_thread(manager.leases.extend, list(held))
-            manager.kept(held, mine)
+            manager.kept(held, mine, adopt=False)
         except Exception:
             LEASE_RENEWALS.labels(result="failed").inc()
             log.exception("lease renewal failed")
-        else:
-            LEASE_RENEWALS.labels(result="ok").inc()
-            LEASE_SECONDS.observe(time.perf_counter() - t0)
+            continue
+        LEASE_RENEWALS.labels(result="ok").inc()
+        LEASE_SECONDS.observe(time.perf_counter() - t0)
+        try:
+            await adopt_orphans(manager)
+        except Exception:
+            log.exception("taking rooms over failed")
+
+
+async def adopt_orphans(manager: RoomManager) -> int:
+    """Take over the rooms of dead or drained workers (up to :data:`ADOPT_PER_TICK`), one room per turn of the
+    loop: each is a lease, a load and a replay of its hand on the loop (milliseconds), and the rooms already
+    here must not wait for a hundred of them in a row (a survivor taking over a killed worker's rooms); how
+    many were taken."""
+    if manager.draining:
+        return 0
+    before = len(manager.rooms)
+    for code in await asyncio.to_thread(manager.leases.orphans, ADOPT_PER_TICK):
+        manager.adopt(code)
+        await asyncio.sleep(0)  # the loop's other callbacks (sockets, timers, bots) run in between
+    return len(manager.rooms) - before
 
 
 def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) -> Room:
