@@ -328,3 +328,33 @@ def test_a_survivor_takes_a_dead_workers_rooms_over_one_per_turn_of_the_loop(db_
     assert {1, 2, 3, 4} <= set(seen)  # the loop turned between every two rooms
     for m in (a, b):
         m.store.close()
+
+
+def test_the_sweep_of_rooms_nobody_joined_runs_off_the_event_loop(tmp_path: Path) -> None:
+    """``expire_unclaimed`` is one UPDATE over the whole rooms table (which only grows), every sweep: it must
+    not hold the loop — it runs in a worker thread (it ran on the loop before)."""
+    from daer.server.expiry import sweep_forever  # noqa: PLC0415
+    from daer.server.limits import Limits  # noqa: PLC0415
+
+    m = RoomManager(Store(f"sqlite:///{tmp_path / 'd.db'}"), bot_delay=0.0, worker="a", sole=False)
+    threads: list[threading.Thread] = []
+
+    def expire(created_before: float) -> int:
+        threads.append(threading.current_thread())
+        return 0
+
+    m.leases.expire_unclaimed = expire  # type: ignore[method-assign]
+
+    async def run() -> threading.Thread:
+        task = asyncio.create_task(sweep_forever(m, Limits(sweep_every=0.01)))
+        try:
+            async with asyncio.timeout(30):
+                while not threads:
+                    await asyncio.sleep(0.01)
+        finally:
+            task.cancel()
+        return threading.current_thread()
+
+    loop_thread = asyncio.run(run())
+    assert threads and threads[0] is not loop_thread
+    m.store.close()
