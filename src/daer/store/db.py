@@ -25,9 +25,9 @@ from alembic.config import Config
 from sqlalchemy import Connection, Table, create_engine, event, func, select, text
 from sqlalchemy.engine import Engine
 
-from daer.store.leases import Fence, LeaseLost, now
+from daer.store.leases import Fence, now
 from daer.store.models import ActionTable, HandTable, ReplyTable, RoomTable, SeatTable
-from daer.store.writer import Stmt, WriteConflict, Writer
+from daer.store.writer import Stmt, Writer
 
 MIGRATION_LOCK = 0x64616572
 """Key of the PostgreSQL advisory lock that one starting worker at a time holds while it migrates."""
@@ -195,12 +195,6 @@ class Store:
         stmt = self._update(_ROOMS, vals, code=code, **owner, lease_epoch=fence.epoch, version=fence.version)
         return Stmt(stmt.sql, stmt.params, expect=1)
 
-    def _now_fenced(self, code: str, stmts: list[Stmt]) -> list[int]:
-        try:
-            return self.writer.run_now(code, stmts)
-        except WriteConflict as exc:
-            raise LeaseLost(code) from exc
-
     def flush(self) -> None:
         """Commit the writes queued in this tick now (see :class:`daer.store.writer.Writer`)."""
         self.writer.flush()
@@ -281,19 +275,22 @@ class Store:
                    version: int, fence: Fence, seats: list[SeatRow] | None = None,
                    fairness: tuple[str, str, str] | None = None, reply: ReplyRow | None = None) -> int:
         """A new hand (``fairness``: its commitment, seed and entropy JSON); the room moves to ``playing``
-        at ``version`` and its next-hand seed and ready marks are cleared.  Committed before it returns
-        (with everything queued before it); returns the hand id."""
+        at ``version`` and its next-hand seed and ready marks are cleared.  Returns the hand's id, taken at
+        once (:meth:`Writer.next_id`); the rows are a unit of the tick's group commit like any other write
+        (committed at once before the writer is started)."""
         commit, seed, entropy = fairness or (None, None, None)
+        hand_id = self.writer.next_id(_HANDS.name)
         stmts = [
             self._fenced(code, fence, {"status": "playing", "version": version, "ready": "[]", "deal_seed": None,
                                        "deal_entropy": None}),
-            self._insert(_HANDS, {"room_code": code, "number": number, "rules": rules, "overrides": overrides,
-                                  "dealer": dealer, "deck": deck, "start_version": version, "finished": False,
-                                  "points": None, "commitment": commit, "seed": seed, "entropy": entropy},
-                         returns_id=True),
+            self._insert(_HANDS, {"id": hand_id, "room_code": code, "number": number, "rules": rules,
+                                  "overrides": overrides, "dealer": dealer, "deck": deck, "start_version": version,
+                                  "finished": False, "points": None, "commitment": commit, "seed": seed,
+                                  "entropy": entropy}),
             *self._seats(code, seats), *self._reply(code, reply),
         ]
-        return self._now_fenced(code, stmts)[0]
+        self.writer.submit(code, stmts)
+        return hand_id
 
     def append_action(self, *, code: str, hand_id: int, row: ActionRow, fence: Fence,
                       room: dict[str, Any] | None = None, points: str | None = None,
