@@ -157,6 +157,7 @@ def serve(
 
     from daer.server import create_app  # noqa: PLC0415
     from daer.server.logs import setup_logging  # noqa: PLC0415
+    from daer.server.sockets import DaerWebSocketProtocol  # noqa: PLC0415
     from daer.store import database_url  # noqa: PLC0415
 
     limits = Limits(
@@ -175,4 +176,5 @@ def serve(
                      worker=worker, lease_ttl=lease_ttl)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
     uvicorn.run(app, host=host, port=port, loop=loop.value, log_level="warning", log_config=None,
-                ws_max_size=65536, ws_ping_interval=20, ws_per_message_deflate=ws_deflate == WsDeflateOpt.on)
+                ws=DaerWebSocketProtocol, ws_max_size=65536, ws_ping_interval=20,
+                ws_per_message_deflate=ws_deflate == WsDeflateOpt.on)
