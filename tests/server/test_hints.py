@@ -51,3 +51,35 @@ def test_the_remembered_hint_is_the_searched_one_at_every_step() -> None:
         gc.collect()  # (a tuple once the ones in it are untracked: one level of nesting a collection)
     left = [(k, v) for k, v in hints._known.items() if gc.is_tracked(k) or gc.is_tracked(v)]
     assert not left, left[:3]
+
+
+def test_a_matchs_kept_hint_is_the_searched_one_at_every_step() -> None:
+    """Match.waits_of keeps each seat's last hint while its hand and melds stay the same: at every step of whole
+    hands of every preset, for every seat, it gives what a fresh search gives."""
+    from daer.server.bounds import RoomConfig  # noqa: PLC0415
+    from daer.server.match import Match  # noqa: PLC0415
+    from daer.server.seating import Seat  # noqa: PLC0415
+
+    checked = kept = nonempty = 0
+    for name in preset_names():
+        rules = find_rules(name)
+        for i in range(6):
+            n = rules.table.seats
+            match = Match(code="T", config=RoomConfig(rules=name), rules=rules, seats=[Seat(s) for s in range(n)],
+                          scores=[0] * n)
+            st = new_hand(rules, seed=f"kept:{name}:{i}", dealer=i % n)
+            bots = [HeuristicBot(rules) for _ in range(n)]
+            while True:
+                for seat in range(n):
+                    view = st.view(seat, log=False)
+                    before = dict(match.hints)
+                    got = match.waits_of(view)
+                    assert got == searched(rules, view), (name, i, seat)
+                    kept += match.hints == before and seat in before
+                    nonempty += bool(got)
+                    checked += 1
+                if st.over:
+                    break
+                s = st.to_act()[0]
+                st.apply(bots[s].choose(st.view(s, log=False)))
+    assert checked > 1_000 and kept > checked // 4 and nonempty > 50, (checked, kept, nonempty)

@@ -19,7 +19,7 @@ from daer.engine import Action
 from daer.engine.views import View
 from daer.server import bounds, thinking
 from daer.server.bounds import RoomError
-from daer.server.metrics import THINK_SECONDS, think_timer
+from daer.server.metrics import THINK_SECONDS, thought
 from daer.server.port import LeaseLost
 
 if TYPE_CHECKING:
@@ -36,8 +36,11 @@ def schedule(room: Room) -> None:
     if room.thinking or not room.serving:
         return  # the bot's answer reschedules
     wait = room.match.wake(time.monotonic(), room.bot_delay, room.claim_window)
-    if wait is not None:
-        room.handle = asyncio.get_event_loop().call_later(wait, tick, room)
+    if wait is None:
+        return
+    loop = asyncio.get_event_loop()
+    # due now (a window already held long enough): the loop's ready queue, not its timer heap
+    room.handle = loop.call_soon(tick, room) if wait <= 0 else loop.call_later(wait, tick, room)
 
 
 def tick(room: Room) -> None:
@@ -70,11 +73,13 @@ def step(room: Room) -> None:
         view = st.view(s, log=False)  # the bot sees only its seat's view
         make = thinking.remote(bot, room.config.bot, room.rules) if room.seats[s].kind == "bot" else None
         if make is None:  # well under a millisecond: chosen inline, no thread, no hop
+            t0 = time.perf_counter()
             try:
-                action = think_timer(bot, bot.choose)(view)
+                action = bot.choose(view)
             except Exception:
                 log.exception("room %s: bot failed", room.code)
                 action = view.legal[0]
+            thought(bot, time.perf_counter() - t0)
             play_bot(room, action, seat=s, view=view, version=room.version)
             return
         # a search bot thinks in a process of the pool: it cannot hold the loop (daer.server.thinking)

@@ -77,6 +77,9 @@ class Match:
     """Seats whose claim-window timer ran out: the 托管 bot answers for them, without the public 托管 badge."""
     opened: float = 0.0
     """When the last public step (which may open a claim window) was made."""
+    hints: dict[int, tuple[tuple[int, ...], object, tuple[tuple[int, int], ...]]] = field(
+        default_factory=dict, compare=False, repr=False)
+    """Each seat's last 叫牌 hint with the hand and melds it was found for (:meth:`waits_of`)."""
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -136,8 +139,20 @@ class Match:
 
     def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:
         """叫牌 hint for a seat holding one card short of a complete hand (not while it must discard): remembered
-        between updates (:mod:`daer.server.hints`)."""
-        return waits_hint(self.rules, view)
+        between updates (:mod:`daer.server.hints`), and the seat's last one kept here while its hand and melds
+        stay the same (most updates report other seats' steps)."""
+        seat = view.seat
+        if seat is None:
+            return waits_hint(self.rules, view)
+        if view.phase == "over" or view.actor == seat:  # no hint (waits_hint says why): nothing to keep
+            return waits_hint(self.rules, view)
+        last = self.hints.get(seat)
+        melds = view.melds[seat]
+        if last is not None and last[0] == view.hand and last[1] == melds:
+            return last[2]
+        hint = waits_hint(self.rules, view)
+        self.hints[seat] = (view.hand, melds, hint)
+        return hint
 
     def movers(self) -> list[int]:
         """Seats the server plays for now: bots, seats in 托管, and seats whose claim timer ran out."""

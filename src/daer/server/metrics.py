@@ -194,14 +194,25 @@ def time_store(store: Store) -> None:
         setattr(store, op, timed(STORE_SECONDS.labels(op=op), getattr(store, op)))
 
 
+_COMMIT_SECONDS = STORE_SECONDS.labels(op="commit")
+
+
 def _committed(seconds: float, units: int) -> None:
-    STORE_SECONDS.labels(op="commit").observe(seconds)
+    _COMMIT_SECONDS.observe(seconds)
     GROUP_UNITS.observe(units)
 
 
-def think_timer(bot: object, choose: Callable[P, R]) -> Callable[P, R]:
-    """A bot's ``choose`` timed into ``daer_bot_think_seconds``, labelled by the bot's class."""
-    return timed(THINK_SECONDS.labels(bot=type(bot).__name__), choose)
+_THINK_BY: dict[str, Histogram] = {}
+
+
+def thought(bot: object, seconds: float) -> None:
+    """A bot's inline choice took ``seconds`` (``daer_bot_think_seconds`` by the bot's class; each label's
+    child looked up once: ``labels()`` takes a lock, and a bot chooses for almost every action)."""
+    name = type(bot).__name__
+    child = _THINK_BY.get(name)
+    if child is None:
+        child = _THINK_BY[name] = THINK_SECONDS.labels(bot=name)
+    child.observe(seconds)
 
 
 class _Live(Collector):

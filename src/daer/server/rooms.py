@@ -91,7 +91,7 @@ class Room:
         """Each bot seat's bot, made when it first moves and kept for the rest of the match."""
         self.auto_bots: dict[int, Bot] = {}
         """Each seat's 托管 (heuristic) bot, made when first needed and kept."""
-        self.handle: asyncio.TimerHandle | None = None
+        self.handle: asyncio.Handle | None = None
         self.thinking = False
         """A bot is choosing in a process of the pool (the loop must not wait)."""
         self.think = 0

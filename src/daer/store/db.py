@@ -183,17 +183,31 @@ class Store:
             sets = ", ".join(f"{table.c[c].name} = {self.writer.param(c)}" for c in values)
             cond = " AND ".join(f"{table.c[c].name} = {self.writer.param('w_' + c)}" for c in where)
             sql = self._sql[key] = f"UPDATE {table.name} SET {sets} WHERE {cond}"
-        return Stmt(sql, {**values, **{"w_" + c: v for c, v in where.items()}})
+        params = dict(values)
+        for c, v in where.items():
+            params["w_" + c] = v
+        return Stmt(sql, params)
 
     def _fenced(self, code: str, fence: Fence, values: dict[str, Any] | None = None) -> Stmt:
         """The room's row updated (``values``; at least its version) only under ``fence``: one row or the unit
         fails (:class:`~daer.store.writer.WriteConflict`, raised to callers as :class:`LeaseLost`).  Epoch 0
         (a room whose lease was never taken, ``Leases.unserved``) has no owner to compare: the epoch and the
-        version alone."""
-        vals = {"version": fence.version, **(values or {})}
-        owner = {"owner": fence.owner} if fence.epoch else {}
-        stmt = self._update(_ROOMS, vals, code=code, **owner, lease_epoch=fence.epoch, version=fence.version)
-        return Stmt(stmt.sql, stmt.params, expect=1)
+        version alone.  (Written out, not through :meth:`_update`: one for every stored change.)"""
+        params: dict[str, Any] = {"version": fence.version}
+        if values:
+            params.update(values)
+        key = ("fenced", tuple(params), fence.epoch != 0)
+        sql = self._sql.get(key)
+        if sql is None:
+            where = ("code", "owner", "lease_epoch", "version") if fence.epoch else ("code", "lease_epoch", "version")
+            sql = self._update(_ROOMS, params, **dict.fromkeys(where)).sql
+            self._sql[key] = sql
+        params["w_code"] = code
+        if fence.epoch:
+            params["w_owner"] = fence.owner
+        params["w_lease_epoch"] = fence.epoch
+        params["w_version"] = fence.version
+        return Stmt(sql, params, 1)
 
     def flush(self) -> None:
         """Commit the writes queued in this tick now (see :class:`daer.store.writer.Writer`)."""
