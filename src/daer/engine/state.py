@@ -521,6 +521,7 @@ class GameState:
         """
         legal = tuple(self.legal_actions(seat)) if seat is not None else ()
         offer = self.offer
+        # list comprehensions, not generators: a view is built for every update and every bot's move
         return View(
             seat=seat,
             rules=self.rules.name,
@@ -531,10 +532,11 @@ class GameState:
             actor=self.actor,
             to_act=bool(legal),
             hand=tuple(sorted(self.hands[seat])) if seat is not None else (),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            melds=tuple(tuple(m.seen_by(owner, wei.meld_viewer(self, owner, seat)) for m in ms)
-                        for owner, ms in enumerate(self.melds)),
-            discards=tuple((s, kind_of(c)) for s, c in self.discards),
+            hand_sizes=tuple(map(len, self.hands)),
+            melds=tuple([tuple([m.seen_by(owner, viewer) for m in ms]) if ms else ()
+                         for owner, ms, viewer in ((o, ms, wei.meld_viewer(self, o, seat))
+                                                   for o, ms in enumerate(self.melds))]),
+            discards=tuple([(s, c // COPIES) for s, c in self.discards]),  # c // COPIES: kind_of(c)
             bottom=None if self.bottom is None else kind_of(self.bottom),
             bottoms=_kinds(self.bottoms, order=True),
             dead=bool(self.dead),
