@@ -32,7 +32,7 @@ async def _app(scope: Any, receive: Any, send: Any) -> None:  # never called: th
 
 
 def _protocol(cls: type[WebSocketsSansIOProtocol]) -> tuple[WebSocketsSansIOProtocol, _Transport]:
-    proto = cls(Config(app=_app), ServerState(), {}, _loop=asyncio.get_running_loop())
+    proto = cls(Config(app=_app, log_config=None), ServerState(), {}, _loop=asyncio.get_running_loop())
     transport = _Transport()
     proto.transport = transport  # type: ignore[assignment]
     return proto, transport
@@ -72,5 +72,64 @@ def test_uvicorns_own_protocol_pauses_for_every_message() -> None:
             _message(proto, f"m{i}")
             assert (await proto.receive())["text"] == f"m{i}"
         assert (transport.pauses, transport.resumes) == (3, 3)
+
+    asyncio.run(run())
+
+
+class _Wire(_Transport):
+    """Also keeps what is written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = b""
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def is_closing(self) -> bool:
+        return False
+
+
+def test_send_now_writes_the_frame_only_when_the_asgi_send_would_not_wait() -> None:
+    from websockets.protocol import State  # noqa: PLC0415
+
+    async def run() -> None:
+        proto, _ = _protocol(DaerWebSocketProtocol)
+        wire = _Wire()
+        proto.transport = wire  # type: ignore[assignment]
+        assert not proto.send_now("early")  # before the handshake: the ASGI path
+        proto.handshake_complete = True
+        proto.conn.state = State.OPEN
+        assert proto.send_now("hi")
+        assert wire.written == b"\x81\x02hi"  # one unmasked text frame, as uvicorn's send writes it
+        proto.writable.clear()  # the transport asked to stop writing (a slow reader)
+        assert not proto.send_now("later") and wire.written == b"\x81\x02hi"
+        proto.writable.set()
+        proto.close_sent = True
+        assert not proto.send_now("closing") and wire.written == b"\x81\x02hi"
+
+    asyncio.run(run())
+
+
+def test_a_connection_writes_directly_only_with_nothing_queued_before() -> None:
+    from daer.server.seating import Conn  # noqa: PLC0415
+
+    async def run() -> None:
+        sent: list[str] = []
+        ok = [False]
+
+        def direct(text: str) -> bool:
+            if ok[0]:
+                sent.append(text)
+            return ok[0]
+
+        conn = Conn(0, direct=direct)
+        conn.push("a")  # the socket cannot take it now: queued for the writer task
+        ok[0] = True
+        conn.push("b")  # "a" waits: "b" goes behind it, not around it
+        assert sent == [] and [conn.queue.get_nowait(), conn.queue.get_nowait()] == ["a", "b"]
+        conn.push("c")  # nothing waits: written at once
+        conn.push(None)  # a close always takes the queue (the writer task closes the socket)
+        assert sent == ["c"] and conn.queue.get_nowait() is None
 
     asyncio.run(run())

@@ -48,6 +48,7 @@ from daer.server.rooms import Room, action_codec, moved, request_key
 from daer.server.score_api import calc_routes, read_body
 from daer.server.score_api import json_error as _err
 from daer.server.seating import Conn, token_hash
+from daer.server.sockets import SEND_NOW
 from daer.store import Store
 
 log = logging.getLogger("daer.server")
@@ -427,7 +428,7 @@ class Session:
         """The room code of the URL (``/ws/{code}``): hello must name the same room."""
         self.manager = manager
         self.limits, self.address = limits, address
-        self.conn = Conn(None, gate=manager.store.writer)
+        self.conn = Conn(None, gate=manager.store.writer, direct=ws.scope.get("extensions", {}).get(SEND_NOW))
         self.room: Room | None = None
         self.bucket = Bucket()
         self.strikes = 0

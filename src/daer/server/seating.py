@@ -30,10 +30,13 @@ class Conn:
     """One WebSocket connection's outbox: the room pushes text, a writer task sends it.
 
     With a ``gate`` (the store's writer, in the server), a frame is queued only once every write made
-    before it is committed: no ack or update reports a change that is not stored yet.
+    before it is committed: no ack or update reports a change that is not stored yet.  With ``direct`` (the
+    socket's :data:`daer.server.sockets.SEND_NOW`), a released frame that has nothing queued before it is
+    written at once when the socket allows (``direct`` returns True), without the writer task.
     """
 
-    def __init__(self, seat: int | None, *, limit: int = 256, gate: Gate | None = None) -> None:
+    def __init__(self, seat: int | None, *, limit: int = 256, gate: Gate | None = None,
+                 direct: Callable[[str], bool] | None = None) -> None:
         self.seat = seat
         self.holder: str | None = None
         """Hash of the token this connection proved at ``hello`` (None: a spectator)."""
@@ -42,6 +45,7 @@ class Conn:
         self.gate = gate
         self.aborted = False
         """The room's write failed: frames still waiting for the commit are dropped (:meth:`abort`)."""
+        self.direct = direct
         self.close_code = 1000
         """WebSocket close code once closed (``protocol.RECONNECT``: reconnect, the room moved)."""
 
@@ -55,6 +59,8 @@ class Conn:
 
     def _put(self, text: str | None) -> None:
         if self.overflow or self.aborted:
+            return
+        if text is not None and self.direct is not None and self.queue.empty() and self.direct(text):
             return
         try:
             self.queue.put_nowait(text)
