@@ -204,6 +204,11 @@ async def main(args: argparse.Namespace) -> None:
         else:
             if args.src:  # the server's code from another checkout (a "before" run in the same session)
                 os.environ["PYTHONPATH"] = os.pathsep.join([args.src, os.environ.get("PYTHONPATH", "")])
+                here = sorted((Path(__file__).resolve().parent.parent / "src/daer/hands").glob("_fasthand*"))
+                if here and not list((Path(args.src) / "daer/hands").glob("_fasthand*")):
+                    # a `git archive` has no built extension: that server would evaluate hands in Python
+                    print(f"warning: {args.src} has no daer/hands/_fasthand extension (this checkout has "
+                          f"{here[0].name}; copy it there for a fair comparison)", file=sys.stderr)
             extra = (*(("--sqlite-sync", args.sqlite_sync) if args.sqlite_sync else ()), *args.server_arg)
             srv = Server(Path(tmp) / "load.db", bot_delay=args.bot_delay,
                          args=(*TEST_LIMITS, "--gc", args.gc, *extra)).start()
