@@ -443,10 +443,12 @@ class Session:
     async def _writer(self) -> None:
         while True:
             text = await self.conn.queue.get()
+            self.conn.sending = True  # until written, no frame may go around it (Conn.direct)
             if text is None or self.conn.overflow:
                 await self.ws.close(code=1008 if self.conn.overflow else self.conn.close_code)
                 return
             await self.ws.send_text(text)
+            self.conn.sending = False
 
     async def run(self) -> None:
         writer = asyncio.create_task(self._writer())

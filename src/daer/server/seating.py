@@ -46,6 +46,9 @@ class Conn:
         self.aborted = False
         """The room's write failed: frames still waiting for the commit are dropped (:meth:`abort`)."""
         self.direct = direct
+        self.sending = False
+        """The writer task holds a frame it took from the queue and has not written yet (it waits for the socket):
+        a frame written directly now would overtake it."""
         self.close_code = 1000
         """WebSocket close code once closed (``protocol.RECONNECT``: reconnect, the room moved)."""
 
@@ -60,7 +63,8 @@ class Conn:
     def _put(self, text: str | None) -> None:
         if self.overflow or self.aborted:
             return
-        if text is not None and self.direct is not None and self.queue.empty() and self.direct(text):
+        if (text is not None and self.direct is not None and not self.sending and self.queue.empty()
+                and self.direct(text)):
             return
         try:
             self.queue.put_nowait(text)
