@@ -69,7 +69,7 @@ class HeuristicBot:
     def __init__(self, rules: Ruleset | None = None, seed: int | str | None = None) -> None:
         self.rules = rules or find_rules()
         self._ev = evaluator_for(self.rules)
-        self._wait_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...]], float] = {}
+        self._wait_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[tuple[int, float], ...]] = {}
 
     def choose(self, view: View) -> Action:
         """Pick an action for this view."""
@@ -117,24 +117,34 @@ class HeuristicBot:
 
     def _wait_value(self, c: list[int], melds: tuple[Meld, ...], seen: list[int]) -> float:
         """Live winning cards weighted by their 胡 (0 when the hand waits for nothing that wins)."""
+        total = 0.0
+        for k, weight in self._winning_kinds(c, melds):
+            left = 4 - c[k] - seen[k]
+            if left > 0:
+                total += left * weight
+        return total
+
+    def _winning_kinds(self, c: list[int], melds: tuple[Meld, ...]) -> tuple[tuple[int, float], ...]:
+        """The kinds that would win this hand (胡 at least the minimum) with their weights, cached by hand and
+        melds: what depends on the cards seen (how many of each are left) is counted by the caller, so a cached
+        entry never goes stale as more cards are seen."""
         key = (tuple(c), melds)
         hit = self._wait_cache.get(key)
         if hit is not None:
             return hit
-        total = 0.0
+        wins: list[tuple[int, float]] = []
         min_hu = self.rules.win.min_hu
         lone = orphans(c)
         for k in range(N_KINDS) if len(lone) <= 2 else ():
-            left = 4 - c[k] - seen[k]
-            if left <= 0 or not may_fit(c, k) or any(o not in PARTNERS[k] for o in lone):
+            if c[k] >= 4 or not may_fit(c, k) or any(o not in PARTNERS[k] for o in lone):
                 continue
             best = self._ev.best(key[0], melds, k)
             if best is not None and best[0] >= min_hu:
-                total += left * (1.0 + best[0] / 20.0)
+                wins.append((k, 1.0 + best[0] / 20.0))
         if len(self._wait_cache) > 50_000:
             self._wait_cache.clear()
-        self._wait_cache[key] = total
-        return total
+        self._wait_cache[key] = found = tuple(wins)
+        return found
 
     def _discard(self, view: View) -> Action:
         c = self._counts(view)
