@@ -68,7 +68,10 @@ def test_metrics_parse_and_grow_with_the_actions_of_a_bot_table(server: Server) 
     units = after["daer_store_group_units_sum{}"] - before["daer_store_group_units_sum{}"]
     assert 0 < commits <= units and units >= 3 + 3
     assert any(k.startswith("daer_bot_think_seconds_count{bot=") and v > 0 for k, v in after.items())
-    assert after["daer_tables{status=playing}"] >= 1
+    # the started room, playing or (when a bot won the hand within the 3 actions of this random deal: it failed
+    # so once) between hands or finished
+    started = [v for k, v in after.items() if k.startswith("daer_tables{") and k != "daer_tables{status=waiting}"]
+    assert sum(started) >= 1
     assert after["daer_connections{}"] >= 1
     assert "process_resident_memory_bytes{}" in after
     assert after["daer_gc_pause_seconds_count{generation=0}"] > before["daer_gc_pause_seconds_count{generation=0}"]
