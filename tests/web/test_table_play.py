@@ -156,6 +156,8 @@ def test_the_feed_tells_every_public_action_of_the_hand_in_order(server: Server,
     for m in frames:
         if m.get("t") != "update":
             continue
+        if m.get("full"):  # the whole hand's log again (a resync or a reconnection): the feed starts over
+            events = []
         for ev in m.get("events", []):
             if ev["type"] == "dealt":
                 events = []
