@@ -8,8 +8,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from walking import every_choice_is_legal
 
-from daer.bots import HybridBot, LearnedBot, RandomBot, SearchBot, is_bot, make_bot
+from daer.bots import HybridBot, LearnedBot, SearchBot, is_bot, make_bot
 from daer.bots.arena import lineups, play_deal
 from daer.engine import new_hand
 from daer.engine.views import View
@@ -82,20 +83,7 @@ def test_it_searches_only_the_candidates_it_keeps(monkeypatch: pytest.MonkeyPatc
 @pytest.mark.parametrize("rules_name", preset_names())
 def test_every_choice_is_legal_on_every_preset(rules_name: str) -> None:
     rules = find_rules(rules_name)
-    bot = HybridBot(rules, 1, worlds=1, seconds=None, keep=2)
-    walker = RandomBot(2)
-    decisions = 0
-    hand = 0
-    while decisions < 150:
-        state = new_hand(rules, seed=f"hybrid-legal:{hand}", dealer=hand % rules.table.seats)
-        hand += 1
-        while not state.over:
-            seat = state.to_act()[0]
-            view = state.view(seat, log=False)
-            choice = bot.choose(view)
-            assert choice in view.legal
-            decisions += len(view.legal) > 1
-            state.apply(choice if hand % 2 else walker.choose(view))
+    every_choice_is_legal(HybridBot(rules, 1, worlds=1, seconds=None, keep=2), rules, 150, "hybrid-legal")
 
 
 def test_the_same_seed_plays_the_same_deals() -> None:

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from walking import every_choice_is_legal
 
-from daer.bots import RandomBot, is_bot, make_bot
+from daer.bots import is_bot, make_bot
 from daer.bots.arena import lineups, play_deal
 from daer.bots.learned import (
     DEFAULT_WEIGHTS,
@@ -70,21 +71,7 @@ def test_a_preset_without_weights_of_its_own_uses_the_luzhou_weights() -> None:
 @pytest.mark.parametrize("rules_name", preset_names())
 def test_every_choice_is_legal_over_thousands_of_random_states(rules_name: str) -> None:
     rules = find_rules(rules_name)
-    bot = LearnedBot(rules, 1)
-    walker = RandomBot(2)
-    decisions = 0
-    hand = 0
-    while decisions < 2000:
-        state = new_hand(rules, seed=f"learned:{hand}", dealer=hand % rules.table.seats)
-        hand += 1
-        while not state.over:
-            seat = state.to_act()[0]
-            view = state.view(seat, log=False)
-            choice = bot.choose(view)
-            assert choice in view.legal
-            decisions += len(view.legal) > 1
-            # walk on by the learned choice or a random one, to reach states a learned game never would
-            state.apply(choice if hand % 2 else walker.choose(view))
+    every_choice_is_legal(LearnedBot(rules, 1), rules, 2000, "learned")
 
 
 def test_the_same_seed_plays_the_same_hands() -> None:

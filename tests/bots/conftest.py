@@ -1,0 +1,8 @@
+"""The bots' tests import their shared walk (walking.py) from this folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
