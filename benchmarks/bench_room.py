@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import tempfile
 import time
+from typing import Any
 
 from daer.server import protocol as p
 from daer.server.bounds import RoomConfig
@@ -25,6 +26,12 @@ from daer.server.manager import RoomManager
 from daer.server.metrics import ACTIONS_BY
 from daer.server.seating import Conn, token_hash
 from daer.store import Store
+
+
+def actions() -> float:
+    """Actions applied so far (``daer_actions_total``; also from a checkout before its tallies)."""
+    counters: list[Any] = list(ACTIONS_BY.values())
+    return float(sum(c.snapshot()[1] if hasattr(c, "snapshot") else c._value.get() for c in counters))
 
 
 async def run(rooms: int, hands: int) -> tuple[float, int, int, int]:
@@ -47,7 +54,7 @@ async def run(rooms: int, hands: int) -> tuple[float, int, int, int]:
                 room.handle.cancel()
                 room.handle = None
         await asyncio.sleep(0)
-        acts0 = sum(c._value.get() for c in ACTIONS_BY.values())
+        acts0 = actions()
         v0 = sum(room.version for room, _ in live)
         frames = 0
         t0 = time.process_time()
@@ -67,7 +74,7 @@ async def run(rooms: int, hands: int) -> tuple[float, int, int, int]:
         cpu = time.process_time() - t0
         store.writer.stop()
         store.close()
-        acts = int(sum(c._value.get() for c in ACTIONS_BY.values()) - acts0)
+        acts = int(actions() - acts0)
         return cpu, sum(room.version for room, _ in live) - v0, acts, frames
 
 

@@ -22,6 +22,10 @@ What is measured (one process, one registry of its own, so the library's default
   with its cause (e.g. the deadlock that cost the one-worker cluster a second, docs/deploy.md); alert on any;
 - the library's process collector (CPU seconds, resident memory, open files).
 
+The ones counted for every action (``daer_actions_total``, ``daer_action_seconds``, ``daer_store_write_seconds``,
+``daer_store_group_units``, ``daer_bot_think_seconds``) are :class:`~daer.server.tallies.Tally` families: the
+same names and samples, counted without prometheus-client's mutex per value.
+
 ``/metrics`` is answered according to ``--metrics``: ``local`` (the default) only to a peer on loopback
 that came with no proxy header (``X-Forwarded-For``, ``Forwarded``, ``X-Real-IP``) — so a reverse proxy
 on the same machine does not publish it; ``on`` to anyone; ``off`` never (404).
@@ -43,6 +47,8 @@ from sqlalchemy import text
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from daer.server.tallies import Child, Tally
 
 if TYPE_CHECKING:
     from daer.server.manager import RoomManager
@@ -67,12 +73,13 @@ ProcessCollector(registry=REGISTRY)
 _FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 _GC = (0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 _THINK = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-ACTIONS = Counter("daer_actions", "Actions applied (by: player = a person's act, server = bots, 托管, timeouts)",
-                  ["by"], registry=REGISTRY)
-ACTION_SECONDS = Histogram("daer_action_seconds", "A person's act, from the message received to its ack",
-                           buckets=_FAST, registry=REGISTRY)
-STORE_SECONDS = Histogram("daer_store_write_seconds", "One write of the store (committed)", ["op"],
-                          buckets=_FAST, registry=REGISTRY)
+# counted for every action (the action, its writes, the bot's choice): lock-free tallies (daer.server.tallies)
+ACTIONS = Tally("daer_actions", "Actions applied (by: player = a person's act, server = bots, 托管, timeouts)",
+                ["by"], registry=REGISTRY)
+ACTION_SECONDS = Tally("daer_action_seconds", "A person's act, from the message received to its ack",
+                       buckets=_FAST, registry=REGISTRY)
+STORE_SECONDS = Tally("daer_store_write_seconds", "One write of the store (committed)", ["op"],
+                      buckets=_FAST, registry=REGISTRY)
 GC_SECONDS = Histogram("daer_gc_pause_seconds", "A garbage collection (gc.callbacks start to stop)",
                        ["generation"], buckets=_GC, registry=REGISTRY)
 GC_CPU = Histogram("daer_gc_pause_cpu_seconds", "The CPU time of a garbage collection (its wall time counts the "
@@ -81,10 +88,10 @@ GC_MAX = Gauge("daer_gc_pause_max_seconds", "The longest garbage collection sinc
                ["generation"], registry=REGISTRY)
 GC_CPU_MAX = Gauge("daer_gc_pause_cpu_max_seconds", "The most CPU time one garbage collection took since start "
                    "(its wall time minus the time other processes held the core)", ["generation"], registry=REGISTRY)
-THINK_SECONDS = Histogram("daer_bot_think_seconds", "A bot choosing an action (inline, or a search bot's decision "
-                          "in the process pool, from submit to answer)", ["bot"], buckets=_THINK, registry=REGISTRY)
-GROUP_UNITS = Histogram("daer_store_group_units", "Changes (units) committed together in one group commit",
-                        buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500), registry=REGISTRY)
+THINK_SECONDS = Tally("daer_bot_think_seconds", "A bot choosing an action (inline, or a search bot's decision "
+                      "in the process pool, from submit to answer)", ["bot"], buckets=_THINK, registry=REGISTRY)
+GROUP_UNITS = Tally("daer_store_group_units", "Changes (units) committed together in one group commit",
+                    buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500), registry=REGISTRY)
 LEASE_RENEWALS = Counter("daer_lease_renewals", "Renewals of this worker's room leases (result: ok, failed — "
                          "a worker that cannot renew for --lease-ttl drops every room)", ["result"], registry=REGISTRY)
 LEASE_SECONDS = Histogram("daer_lease_renewal_seconds", "A renewal of every lease this worker holds (the "
@@ -103,7 +110,7 @@ for _g in ("0", "1", "2"):  # every generation is listed from the start, even be
     GC_MAX.labels(generation=_g)
     GC_CPU_MAX.labels(generation=_g)
 ACTIONS_BY = {by: ACTIONS.labels(by=by) for by in ("player", "server")}
-"""``daer_actions_total`` by who acted, looked up once (``labels()`` takes a lock at every call)."""
+"""``daer_actions_total`` by who acted, looked up once (a dict lookup less per action)."""
 
 STORE_WRITES = ("create_room", "update_room", "save_reply", "start_hand", "append_action", "finish_hand")
 P = ParamSpec("P")
@@ -174,7 +181,7 @@ def freeze_after_restore(mode: GcMode) -> None:
         gc.callbacks.append(_refreeze)
 
 
-def timed(hist: Histogram, fn: Callable[P, R]) -> Callable[P, R]:
+def timed(hist: Child, fn: Callable[P, R]) -> Callable[P, R]:
     """``fn`` observed by ``hist`` (seconds, also when it raises)."""
 
     @functools.wraps(fn)
@@ -202,12 +209,12 @@ def _committed(seconds: float, units: int) -> None:
     GROUP_UNITS.observe(units)
 
 
-_THINK_BY: dict[str, Histogram] = {}
+_THINK_BY: dict[str, Child] = {}
 
 
 def thought(bot: object, seconds: float) -> None:
     """A bot's inline choice took ``seconds`` (``daer_bot_think_seconds`` by the bot's class; each label's
-    child looked up once: ``labels()`` takes a lock, and a bot chooses for almost every action)."""
+    child looked up once: a bot chooses for almost every action)."""
     name = type(bot).__name__
     child = _THINK_BY.get(name)
     if child is None:
