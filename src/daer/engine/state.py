@@ -33,7 +33,7 @@ from daer.engine.events import (
 )
 from daer.engine.instant import Instant, instant_seats, offer_instant, resolve_instant
 from daer.engine.penalty import huang_penalties, note_unmade
-from daer.engine.views import Offer, Phase, Result, ShownOffer, TableMeld, View
+from daer.engine.views import Offer, Phase, Result, ShownOffer, TableMeld, TableSeen, View
 from daer.hands import Meld, MeldKind, iter_arrangements, waits
 from daer.hands.evaluate import evaluator_for
 from daer.mingtang import best_win
@@ -109,6 +109,8 @@ class GameState:
         self._orphans: list[list[int] | None] = [None] * n
         """Cards of each seat's hand that fit no 列 (see :func:`~daer.engine.claims.orphans`), when known."""
         """胡 per winning kind of each seat's current hand; cleared whenever that hand or its melds change."""
+        self._seen = TableSeen()
+        """The table's public parts as the last views showed them (:class:`~daer.engine.views.TableSeen`)."""
         self._deal()
 
     # -- the deal ---------------------------------------------------------------------------
@@ -521,6 +523,7 @@ class GameState:
         """
         legal = tuple(self.legal_actions(seat)) if seat is not None else ()
         offer = self.offer
+        seen = self._seen
         # list comprehensions, not generators: a view is built for every update and every bot's move
         return View(
             seat=seat,
@@ -533,10 +536,8 @@ class GameState:
             to_act=bool(legal),
             hand=tuple(sorted(self.hands[seat])) if seat is not None else (),
             hand_sizes=tuple(map(len, self.hands)),
-            melds=tuple([tuple([m.seen_by(owner, viewer) for m in ms]) if ms else ()
-                         for owner, ms, viewer in ((o, ms, wei.meld_viewer(self, o, seat))
-                                                   for o, ms in enumerate(self.melds))]),
-            discards=tuple([(s, c // COPIES) for s, c in self.discards]),  # c // COPIES: kind_of(c)
+            melds=tuple([seen.melds(o, ms, wei.meld_viewer(self, o, seat)) for o, ms in enumerate(self.melds)]),
+            discards=seen.discards(self.discards),
             bottom=None if self.bottom is None else kind_of(self.bottom),
             bottoms=_kinds(self.bottoms, order=True),
             dead=bool(self.dead),

@@ -18,6 +18,7 @@ from typing import Literal
 
 import msgspec
 
+from daer.cards import COPIES
 from daer.engine.actions import Action
 from daer.engine.events import Event
 
@@ -43,6 +44,47 @@ class TableMeld(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         if not self.down:
             return ShownMeld(kind=self.kind, kinds=self.kinds)
         return ShownMeld(kind=self.kind, kinds=self.kinds if seat == owner else (), down=len(self.ids))
+
+
+class TableSeen:
+    """The table's public parts as the views show them, kept between views of one hand (a server builds a view
+    for every update and every bot's move, and most of the table is the same as at the last one).
+
+    Each part is checked against the live state at every view, never trusted: a seat's shown melds are kept
+    with the melds they were made from (frozen: compared by identity first), and the shown discards with the
+    list they were made from, which the engine only appends to.
+    """
+
+    __slots__ = ("_discards", "_melds", "_shown_discards")
+
+    def __init__(self) -> None:
+        self._melds: dict[tuple[int, bool], tuple[tuple[TableMeld, ...], tuple[ShownMeld, ...]]] = {}
+        self._discards: list[tuple[int, int]] | None = None
+        self._shown_discards: tuple[tuple[int, int], ...] = ()
+
+    def melds(self, owner: int, melds: list[TableMeld], viewer: int | None) -> tuple[ShownMeld, ...]:
+        """``owner``'s melds as :meth:`TableMeld.seen_by` shows them to ``viewer`` (which depends on the viewer
+        only through ``viewer == owner``: a face-down meld's kinds)."""
+        if not melds:
+            return ()
+        key = (owner, viewer == owner)
+        now = tuple(melds)
+        kept = self._melds.get(key)
+        if kept is not None and kept[0] == now:
+            return kept[1]
+        shown = tuple([m.seen_by(owner, viewer) for m in now])
+        self._melds[key] = (now, shown)
+        return shown
+
+    def discards(self, discards: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+        """(seat, kind) of every discard (card ids as kinds), extended by the ones added since the last view."""
+        shown = self._shown_discards
+        if discards is not self._discards or len(shown) > len(discards):
+            self._discards, shown = discards, ()
+        if len(shown) < len(discards):
+            shown += tuple([(s, c // COPIES) for s, c in discards[len(shown):]])  # c // COPIES: kind_of(c)
+            self._shown_discards = shown
+        return shown
 
 
 class ShownMeld(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
