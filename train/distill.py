@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from daer.bots.base import obvious
+from daer.bots.features import MORE, candidate_more
 from daer.bots.search import SearchBot
 from daer.engine.actions import Chi, Pass, Peng, Zhao
 from daer.engine.record import new_hand
@@ -48,9 +49,14 @@ MAX_CANDS = 16
 
 
 def hand_samples(rules: Ruleset, seed: int | str, hand: int, *, worlds: int, width: int = 4, fork: float = 1.0,
-                 eps: float = 0.03, follow: float = 0.5, keep_worlds: bool = False) -> list[dict[str, Any]]:
+                 eps: float = 0.03, follow: float = 0.5, keep_worlds: bool = False, more: bool = False,
+                 given: list[np.ndarray] | None = None) -> list[dict[str, Any]]:
     """Play hand ``hand`` and return its samples (one dict a searched decision; ``view`` and ``decision`` too,
-    which :func:`pack` does not write: the search of decision ``d`` drew from ``f"distill:{seed}:{hand}:{d}"``)."""
+    which :func:`pack` does not write: the search of decision ``d`` drew from ``f"distill:{seed}:{hand}:{d}"``).
+
+    ``more``: also the candidates' 听 and feeding numbers (``daer.bots.features.candidate_more``).  ``given``:
+    replay instead of searching — the stored means of this hand's samples, in order (a shard written before),
+    which decide the followed choices as the search did; the samples then carry the stored means."""
     state = new_hand(rules, seed=f"distill:{seed}:{hand}", dealer=hand % rules.table.seats)
     rng = random.Random(f"distill:{seed}:{hand}:play")
     search = SearchBot(rules, worlds=worlds, seconds=None, width=width)
@@ -66,9 +72,15 @@ def hand_samples(rules: Ruleset, seed: int | str, hand: int, *, worlds: int, wid
         cands = search.candidates(view)
         action = cands[0]
         if len(cands) > 1 and rng.random() < fork:
-            search.rng.seed(f"distill:{seed}:{hand}:{d}")
             per_world: list[list[float]] | None = [] if keep_worlds else None
-            totals = search._search(view, cands, per_world)
+            if given is None:
+                search.rng.seed(f"distill:{seed}:{hand}:{d}")
+                totals = search._search(view, cands, per_world)
+            else:
+                if len(out) >= len(given):
+                    break  # the replay left the stored hand (the caller checks)
+                stored = given[len(out)]
+                totals = [float(stored[i]) * worlds if i < len(stored) else -1e9 for i in range(len(cands))]
             k = offer_kind(view)
             mean = [t / worlds for t in totals]
             out.append({
@@ -80,6 +92,7 @@ def hand_samples(rules: Ruleset, seed: int | str, hand: int, *, worlds: int, wid
                 "view": view,  # for tests and inspection; not written to shards
                 "decision": d,
                 **({"pts": [w[:MAX_CANDS] for w in per_world]} if per_world is not None else {}),
+                **({"more": candidate_more(view, cands[:MAX_CANDS], search._policy)} if more else {}),
             })
             if rng.random() < follow:
                 action = cands[max(range(len(cands)), key=lambda i: (totals[i], -i))]
@@ -106,6 +119,11 @@ def pack(samples: list[dict[str, Any]]) -> dict[str, np.ndarray]:
             w = np.array(s["pts"], dtype=np.int16)  # [world, candidate]
             pts[i, : w.shape[1]] = w.T
         extra["pts"] = pts
+    if n and "more" in samples[0]:  # --more: each candidate's 听 and feeding numbers, [sample, candidate, MORE]
+        more = np.zeros((n, MAX_CANDS, MORE), dtype=np.float16)
+        for i, s in enumerate(samples):
+            more[i, : len(s["more"])] = s["more"]
+        extra["more"] = more
     return {**extra, "obs": obs, "cand": cand, "mean": mean, "heur": cand[:, 0].copy(),
             "claim": np.array([s["claim"] for s in samples], dtype=np.int8),
             "hand": np.array([s["hand"] for s in samples], dtype=np.int32)}
@@ -135,7 +153,7 @@ def run_worker(args: argparse.Namespace, worker: int) -> None:
         t0 = time.process_time()
         while True:  # at least one hand a shard
             samples += hand_samples(rules, args.seed, h, worlds=args.worlds, width=args.width, fork=args.fork,
-                                    eps=args.eps, follow=args.follow, keep_worlds=args.keep_worlds)
+                                    eps=args.eps, follow=args.follow, keep_worlds=args.keep_worlds, more=args.more)
             h += args.workers
             if time.monotonic() >= min(cut, deadline) or (args.hands is not None and h >= args.hands):
                 break
@@ -173,6 +191,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--keep-worlds", action="store_true",
                    help="also store each world's points (pts: [sample, candidate, world], int16) for offline "
                         "evaluation of search budgets and of the hybrid bot (train/hybrid_eval.py)")
+    p.add_argument("--more", action="store_true",
+                   help="also store each candidate's 听 and feeding numbers (more: [sample, candidate, 16], float16)")
     p.add_argument("--hands", type=int, default=None, help="stop before this hand number (default: the clock)")
     args = p.parse_args(argv)
     out = Path(args.out)

@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from distill import load
 from dmc import numpy_layers
 
+from daer.bots.features import MORE
 from daer.bots.learned import FEATURES, PAIR_EXTRA, QNet, candidate_extra, offer_of
 from daer.env.encoding import N_ACTIONS, OBS_SIZE
 
@@ -62,10 +63,10 @@ def to_qnet(net: torch.nn.Sequential, meta: dict[str, Any]) -> QNet:
 class PairNet(torch.nn.Module):
     """The "pair" form: (view, candidate numbers, action one-hot) → one value; the one-hot is an embedding."""
 
-    def __init__(self, hidden: int, layers: int = 2, dropout: float = 0.0) -> None:
+    def __init__(self, hidden: int, layers: int = 2, dropout: float = 0.0, more: int = 0) -> None:
         super().__init__()
         self.drop = torch.nn.Dropout(dropout)
-        self.first = torch.nn.Linear(OBS_SIZE + PAIR_EXTRA, hidden)
+        self.first = torch.nn.Linear(OBS_SIZE + PAIR_EXTRA + more, hidden)
         self.action = torch.nn.Embedding(N_ACTIONS, hidden)
         torch.nn.init.normal_(self.action.weight, std=0.01)
         mods: list[torch.nn.Module] = []
@@ -86,9 +87,9 @@ def pair_qnet(net: PairNet, meta: dict[str, Any]) -> QNet:
     return QNet(layers, {**meta, "form": "pair"})
 
 
-def pair_rows(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """One row a candidate: its sample, candidate numbers, action index, the row of its sample's heuristic
-    choice, and its advantage (points)."""
+def pair_rows(d: dict[str, np.ndarray], more: bool = False) -> dict[str, np.ndarray]:
+    """One row a candidate: its sample, candidate numbers (and with ``more`` its 听 numbers, the shards'
+    ``more``), action index, the row of its sample's heuristic choice, and its advantage (points)."""
     sample, extra, act, base, adv = [], [], [], [], []
     for i in range(len(d["hand"])):
         obs = d["obs"][i].astype(np.float32)
@@ -99,7 +100,8 @@ def pair_rows(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
             if a < 0:
                 break
             sample.append(i)
-            extra.append(candidate_extra(hand, int(a), offer, first=j == 0))
+            e = candidate_extra(hand, int(a), offer, first=j == 0)
+            extra.append(np.concatenate([e, d["more"][i, j].astype(np.float32)]) if more else e)
             act.append(int(a))
             base.append(first)
             adv.append(float(d["mean"][i, j] - d["mean"][i, 0]))
@@ -110,7 +112,7 @@ def pair_rows(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarray) -> tuple[QNet, list[dict[str, Any]]]:
     """Train a :class:`PairNet` on f(candidate) − f(heuristic choice) ≈ advantage; early stopping on held out."""
     t0 = time.process_time()
-    rows = pair_rows(d)
+    rows = pair_rows(d, args.more)
     obs_all = torch.from_numpy(d["obs"].astype(np.float32))
     extra_all = torch.from_numpy(rows["extra"])
     act_all = torch.from_numpy(rows["act"].astype(np.int64))
@@ -152,7 +154,7 @@ def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarra
     values: list[np.ndarray] = []
     for member in range(args.ensemble):
         torch.manual_seed(args.seed + member)
-        net = PairNet(args.hidden, args.layers, args.dropout)
+        net = PairNet(args.hidden, args.layers, args.dropout, MORE if args.more else 0)
         opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.wd)
         rng = np.random.default_rng(args.seed + member)
         best: tuple[float, dict[str, Any], np.ndarray] | None = None
@@ -190,9 +192,35 @@ def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarra
         print("ensemble of", args.ensemble, flush=True)
         log.append({"member": "ensemble", **report(0, mse, zero, q, mean=mean_ho, mask=mask_ho, claim=claim_ho, cpu=0)})
     meta = {"rules": args.rules, "target": "advantage", "margin": args.margin, "width": 4, "method": "distill",
-            "form": "pair", "hidden": args.hidden, "ensemble": args.ensemble, "samples": int((~held).sum()),
+            "form": "pair", "more": bool(args.more), "hidden": args.hidden, "ensemble": args.ensemble,
+            "samples": int((~held).sum()),
             "heldout_mse": mse, "zero_mse": zero}
     return merge(members, meta), log
+
+
+def test_gain(net: QNet, t: dict[str, np.ndarray]) -> dict[str, Any]:
+    """The exported network's gain a decision on other hands' samples (their means as the yardstick), all
+    decisions and discards / claims apart, at each margin, with a 95% interval."""
+    mask = t["cand"] >= 0
+    q = np.zeros(t["mean"].shape, dtype=np.float32)
+    for i in range(len(t["hand"])):
+        cands = [int(a) for a in t["cand"][i][mask[i]]]
+        more = t["more"][i, : len(cands)].astype(np.float32) if net.more else None
+        v = net.candidate_values(t["obs"][i].astype(np.float32), cands, more)
+        q[i, : len(cands)] = v - v[0]
+    out: dict[str, Any] = {}
+    for name, sel in (("all", np.ones(len(q), dtype=bool)), ("discard", t["claim"] == 0), ("claim", t["claim"] == 1)):
+        qm = np.where(mask[sel], q[sel], -np.inf)
+        qm[:, 0] = -np.inf
+        j = qm.argmax(axis=1)
+        top = qm[np.arange(len(qm)), j]
+        for m in MARGINS:
+            pick = np.where(top > m, j, 0)
+            g = t["mean"][sel][np.arange(len(qm)), pick] - t["mean"][sel][:, 0]
+            out[f"{name}:m{m}"] = (float(g.mean()), float(1.96 * g.std() / np.sqrt(len(g))), float((pick != 0).mean()))
+    print("test gain/decision: " + "; ".join(f"{k} {v[0]:+.3f} ± {v[1]:.3f} ({100 * v[2]:.0f}%)"
+                                             for k, v in out.items()), flush=True)
+    return out
 
 
 def merge(members: list[QNet], meta: dict[str, Any]) -> QNet:
@@ -295,6 +323,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--form", choices=("pair", "actions"), default="pair",
                    help="pair: one value a candidate from its own numbers; actions: one output per action index")
     p.add_argument("--max-samples", type=int, default=None, help="use only the first N samples (a data curve)")
+    p.add_argument("--more", action="store_true",
+                   help="(pair form) also read the candidates' 听 numbers (shards with more: distill.py --more, "
+                        "or distill_more.py)")
+    p.add_argument("--test", type=Path, default=None,
+                   help="shards of other hands (e.g. 48 worlds a decision) to measure the fitted network's gain on")
     p.add_argument("--rules", default="luzhou", help="the preset the data was made for (written in the weights)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=1)
@@ -311,6 +344,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
           f"{len(np.unique(d['hand']))} hands", flush=True)
     if args.form == "pair":
         qnet, log = fit_pair(args, d, held)
+        if args.test is not None:
+            log.append({"test": test_gain(qnet, load(args.test))})
         save(args.out, qnet, log)
         return log
     ho_t = tensors(d, ho)

@@ -224,3 +224,20 @@ def test_candidate_values_compute_what_the_plain_network_computes() -> None:
             assert np.allclose(net.candidate_values(obs, cands), want, rtol=1e-4, atol=1e-4), name
     assert nets["blocks"]._blocks(1) == [(0, 4), (4, 8), (8, 12)] and nets["plain"]._blocks(1) == []
     assert nets["shipped"]._blocks(1)  # the shipped file is a merged ensemble
+
+
+def test_replaying_old_shards_adds_the_same_ting_numbers_as_computing_them_live(
+        distill: ModuleType, tmp_path: Path) -> None:
+    """train/distill_more.py replays the hands of shards written without ``more`` (from their stored means,
+    no rollouts) and adds the numbers ``--more`` would have stored while searching."""
+    plain, live = tmp_path / "plain", tmp_path / "live"
+    base = ["--workers", "1", "--worlds", "2", "--seed", "m", "--hands", "3", "--shard-minutes", "0"]
+    distill.main(["--out", str(plain), *base])
+    distill.main(["--out", str(live), *base, "--more"])
+    more = script("distill_more")
+    more.main([str(plain), str(tmp_path / "replayed"), "--workers", "1"])
+    a, b = distill.load(live), distill.load(tmp_path / "replayed")
+    assert a["more"].shape == (len(a["hand"]), distill.MAX_CANDS, 16) and len(a["hand"]) >= 10
+    for k in ("obs", "cand", "mean", "hand", "more"):
+        assert np.array_equal(a[k], b[k]), k
+    assert (a["more"][:, :, 0] == 1).any()  # some candidate leaves the hand 听

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from daer.bots.base import obvious
+from daer.bots.features import MORE, candidate_more
 from daer.bots.heuristic import HeuristicBot, connections
 from daer.cards import N_KINDS, is_big, number_of
 from daer.engine.actions import Action, Bao, Discard
@@ -64,6 +65,9 @@ PAIR_EXTRA = 2 * N_KINDS + 6
 of its kinds held once, twice, three and four times, its number of orphans, and "is the heuristic choice"."""
 PAIR_FEATURES = OBS_SIZE + PAIR_EXTRA + N_ACTIONS
 """Length of one candidate's input in the "pair" form (544): view, candidate numbers, action one-hot."""
+MORE_FEATURES = PAIR_FEATURES + MORE
+"""Length of one candidate's input in the "pair" form with the 听 numbers (560): view, candidate numbers,
+:func:`daer.bots.features.candidate_more`, action one-hot."""
 _OFFER = 2 * N_KINDS + SEATS * (2 * N_KINDS + 4)
 """Where the kind on offer starts in an observation vector."""
 
@@ -173,9 +177,9 @@ class QNet:
 
     def __init__(self, layers: list[tuple[Array, Array]], meta: dict[str, Any] | None = None) -> None:
         shape = (layers[0][0].shape[0], layers[-1][0].shape[1]) if layers else None
-        if shape not in ((FEATURES, N_ACTIONS), (PAIR_FEATURES, 1)):
+        if shape not in ((FEATURES, N_ACTIONS), (PAIR_FEATURES, 1), (MORE_FEATURES, 1)):
             raise ValueError(f"a network needs {FEATURES} inputs and {N_ACTIONS} outputs "
-                             f"(or {PAIR_FEATURES} inputs and 1 output)")
+                             f"(or {PAIR_FEATURES} or {MORE_FEATURES} inputs and 1 output)")
         self.layers = layers
         self.meta = meta or {}
         self._cache: dict[tuple[str, int], list[tuple[int, int]]] = {}
@@ -190,16 +194,27 @@ class QNet:
                 np.maximum(h, 0.0, out=h)
         return h
 
-    def candidate_values(self, obs: Array, cands: list[int]) -> Array:
+    @property
+    def more(self) -> bool:
+        """Whether this "pair" network also reads the candidates' 听 numbers (:data:`MORE_FEATURES` inputs)."""
+        return bool(self.layers[0][0].shape[0] == MORE_FEATURES)
+
+    def candidate_values(self, obs: Array, cands: list[int], more: Array | None = None) -> Array:
         """The "pair" form's value of each candidate (action indices, the heuristic choice first): the same
         numbers as ``values(candidate_rows(obs, cands))[:, 0]``, computed with less work — the view's part of
         the first layer once, the action one-hot as a row lookup, and an ensemble's block-diagonal hidden
-        weights block by block (few enough operations that numpy runs them on one thread)."""
+        weights block by block (few enough operations that numpy runs them on one thread).  A network with
+        :attr:`more` needs ``more``: the rows of :func:`daer.bots.features.candidate_more`."""
         w0, b0 = self.layers[0]
         base = obs @ w0[:OBS_SIZE] + b0
         hand, offer = [round(float(v)) for v in obs[:N_KINDS]], offer_of(obs)
         extra = np.stack([candidate_extra(hand, a, offer, first=r == 0) for r, a in enumerate(cands)])
-        h = extra @ w0[OBS_SIZE : OBS_SIZE + PAIR_EXTRA] + w0[[OBS_SIZE + PAIR_EXTRA + a for a in cands]] + base
+        if self.more:
+            if more is None:
+                raise ValueError("this network reads the candidates' 听 numbers: pass more=candidate_more(...)")
+            extra = np.concatenate([extra, more], axis=1)
+        n = extra.shape[1]
+        h = extra @ w0[OBS_SIZE : OBS_SIZE + n] + w0[[OBS_SIZE + n + a for a in cands]] + base
         np.maximum(h, 0.0, out=h)
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers[1:], start=1):
@@ -331,7 +346,8 @@ class LearnedBot:
         if len(cands) == 1:
             return legal[cands[0]]
         idx = legal_indices(view)
-        v = self.net.candidate_values(encode_view(view), [idx[i] for i in cands])
+        more = candidate_more(view, [legal[i] for i in cands], self.policy) if self.net.more else None
+        v = self.net.candidate_values(encode_view(view), [idx[i] for i in cands], more)
         best, value = 0, float(v[0]) + float(self.net.meta.get("margin", 0.0))
         for r in range(1, len(cands)):
             if v[r] > value:
@@ -342,6 +358,7 @@ class LearnedBot:
 __all__ = [
     "DEFAULT_WEIGHTS",
     "FEATURES",
+    "MORE_FEATURES",
     "PAIR_FEATURES",
     "WEIGHTS_DIR",
     "LearnedBot",
