@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="also store each world's points (pts: [sample, candidate, world], int16) for offline "
                         "evaluation of search budgets and of the hybrid bot (train/hybrid_eval.py)")
     p.add_argument("--more", action="store_true",
-                   help="also store each candidate's 听 and feeding numbers (more: [sample, candidate, 16], float16)")
+                   help="also store each candidate's 听 and feeding numbers (more: [sample, candidate, MORE], float16)")
     p.add_argument("--hands", type=int, default=None, help="stop before this hand number (default: the clock)")
     args = p.parse_args(argv)
     out = Path(args.out)

@@ -35,7 +35,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 from distill import load
 from dmc import numpy_layers
 
-from daer.bots.features import MORE
 from daer.bots.learned import FEATURES, PAIR_EXTRA, QNet, candidate_extra, offer_of
 from daer.env.encoding import N_ACTIONS, OBS_SIZE
 
@@ -154,7 +153,7 @@ def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarra
     values: list[np.ndarray] = []
     for member in range(args.ensemble):
         torch.manual_seed(args.seed + member)
-        net = PairNet(args.hidden, args.layers, args.dropout, MORE if args.more else 0)
+        net = PairNet(args.hidden, args.layers, args.dropout, d["more"].shape[2] if args.more else 0)
         opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.wd)
         rng = np.random.default_rng(args.seed + member)
         best: tuple[float, dict[str, Any], np.ndarray] | None = None
@@ -192,8 +191,8 @@ def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarra
         print("ensemble of", args.ensemble, flush=True)
         log.append({"member": "ensemble", **report(0, mse, zero, q, mean=mean_ho, mask=mask_ho, claim=claim_ho, cpu=0)})
     meta = {"rules": args.rules, "target": "advantage", "margin": args.margin, "width": 4, "method": "distill",
-            "form": "pair", "more": bool(args.more), "hidden": args.hidden, "ensemble": args.ensemble,
-            "samples": int((~held).sum()),
+            "form": "pair", "more": int(d["more"].shape[2]) if args.more else 0, "hidden": args.hidden,
+            "ensemble": args.ensemble, "samples": int((~held).sum()),
             "heldout_mse": mse, "zero_mse": zero}
     return merge(members, meta), log
 

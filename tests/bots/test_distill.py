@@ -237,7 +237,7 @@ def test_replaying_old_shards_adds_the_same_ting_numbers_as_computing_them_live(
     more = script("distill_more")
     more.main([str(plain), str(tmp_path / "replayed"), "--workers", "1"])
     a, b = distill.load(live), distill.load(tmp_path / "replayed")
-    assert a["more"].shape == (len(a["hand"]), distill.MAX_CANDS, 16) and len(a["hand"]) >= 10
+    assert a["more"].shape == (len(a["hand"]), distill.MAX_CANDS, distill.MORE) and len(a["hand"]) >= 10
     for k in ("obs", "cand", "mean", "hand", "more"):
         assert np.array_equal(a[k], b[k]), k
     assert (a["more"][:, :, 0] == 1).any()  # some candidate leaves the hand 听

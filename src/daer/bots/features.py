@@ -14,19 +14,26 @@ heuristic bot weighs, for every candidate rather than its top two discards.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import numpy.typing as npt
 
 from daer.bots.heuristic import HeuristicBot, connections, loose
 from daer.cards import N_KINDS, is_big, number_of
 from daer.engine.actions import Action, Bao, Chi, Discard, Peng, Zhao
+from daer.engine.claims import may_fit, orphans
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind
 
-MORE = 16
+MORE = 18
 """Numbers a candidate adds in the "more" form (see :func:`candidate_more`)."""
 
 Array = npt.NDArray[np.float32]
+
+_CACHE: weakref.WeakKeyDictionary[HeuristicBot, dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[int, ...]]] = (
+    weakref.WeakKeyDictionary())
+"""Improving kinds by policy object (one per bot, so one per ruleset), then hand and melds (bounded)."""
 
 _WAIT = 6
 """Numbers of one waiting hand (:func:`_wait_numbers`)."""
@@ -56,6 +63,48 @@ def _wait_numbers(policy: HeuristicBot, c: list[int], melds: tuple[Meld, ...], s
     return [float(kinds > 0), kinds / 5.0, live / 8.0, wlive / 8.0, top / 20.0, loose(c) / 5.0]
 
 
+def _improvers(policy: HeuristicBot, c: list[int], melds: tuple[Meld, ...], seen: list[int]) -> tuple[float, float]:
+    """For a hand not yet 听: the kinds that, taken into the hand (one that fits it: ``may_fit``), leave it 听
+    after discarding one of its 3 least connected cards, / 10, and their live cards / 20 — how close the hand
+    is to 听 (一向听), a cheap approximation."""
+    kinds = live = 0
+    for x in _improving_kinds(policy, c, melds):
+        left = 4 - c[x] - seen[x]
+        if left > 0:
+            kinds += 1
+            live += left
+    return kinds / 10.0, live / 20.0
+
+
+def _improving_kinds(policy: HeuristicBot, c: list[int], melds: tuple[Meld, ...]) -> tuple[int, ...]:
+    """The kinds of :func:`_improvers`, whatever is seen, cached by hand and melds beside the policy's waits."""
+    key = (tuple(c), melds)
+    cache = _CACHE.setdefault(policy, {})
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    out = []
+    for x in range(N_KINDS):
+        if c[x] >= 3 or not may_fit(c, x):
+            continue
+        c[x] += 1
+        drops = sorted((connections(c, d), d) for d in range(N_KINDS) if 0 < c[d] < 3 and d != x)[:3]
+        hit_x = False
+        for _, d in drops:
+            c[d] -= 1
+            hit_x = len(orphans(c)) <= 2 and bool(policy._winning_kinds(c, melds))
+            c[d] += 1
+            if hit_x:
+                break
+        c[x] -= 1
+        if hit_x:
+            out.append(x)
+    if len(cache) > 20_000:
+        cache.clear()
+    cache[key] = found = tuple(out)
+    return found
+
+
 def _best_after_discard(policy: HeuristicBot, c: list[int], melds: tuple[Meld, ...], seen: list[int]) -> list[float]:
     """The :func:`_wait_numbers` of the best discard from ``c`` (most weighted live cards, then most kinds)."""
     best: list[float] | None = None
@@ -70,15 +119,17 @@ def _best_after_discard(policy: HeuristicBot, c: list[int], melds: tuple[Meld, .
     return best if best is not None else [0.0] * _WAIT
 
 
-def candidate_more(view: View, cands: list[Action], policy: HeuristicBot) -> Array:
-    """:data:`MORE` numbers for each candidate of ``view`` (rows in the order of ``cands``).
+def candidate_more(view: View, cands: list[Action], policy: HeuristicBot, n: int = MORE) -> Array:
+    """:data:`MORE` numbers for each candidate of ``view`` (rows in the order of ``cands``); with ``n`` below
+    :data:`MORE`, the numbers past the first ``n`` are left 0 (not computed).
 
     0-5: the waiting hand after the candidate (after a discard or 过: the hand as it is then; after a 吃 / 碰
     / 招: the best of the discards that follow) — 听, kinds, live cards, weighted live cards, most 胡,
     loose cards; 6: 听 before the candidate (the hand as dealt to this decision, for a claim);
     7: the 胡 of the 列 the claim lays down / 6; 8-13: a discard's kind: seen copies / 4, copies still unseen
     / 4, discarded before by the next seat, by the one after (0/1), its ``connections`` / 10, big (1) + 二七十 (0.5);
-    14: a claim (吃 / 碰 / 招); 15: 过.
+    14: a claim (吃 / 碰 / 招); 15: 过; 16-17 (a discard or 过 that leaves the hand not 听): the kinds that
+    would make it 听 (taken in, then the best discard) / 10 and their live cards / 20.
     """
     assert view.seat is not None
     c = [0] * N_KINDS
@@ -101,6 +152,8 @@ def candidate_more(view: View, cands: list[Action], policy: HeuristicBot) -> Arr
             k = a.kind
             c[k] -= 1
             row[:_WAIT] = _wait_numbers(policy, c, melds, seen)
+            if not row[0] and n > 16:
+                row[16:18] = _improvers(policy, c, melds, seen)
             c[k] += 1
             row[8] = seen[k] / 4.0
             row[9] = max(0, 4 - c[k] - seen[k]) / 4.0
@@ -132,6 +185,8 @@ def candidate_more(view: View, cands: list[Action], policy: HeuristicBot) -> Arr
             row[14] = 1.0
         else:  # 过 (or anything else that leaves the hand as it is)
             row[:_WAIT] = _wait_numbers(policy, c, melds, seen)
+            if not row[0] and n > 16:
+                row[16:18] = _improvers(policy, c, melds, seen)
             row[15] = 1.0
     return out
 

@@ -177,9 +177,10 @@ class QNet:
 
     def __init__(self, layers: list[tuple[Array, Array]], meta: dict[str, Any] | None = None) -> None:
         shape = (layers[0][0].shape[0], layers[-1][0].shape[1]) if layers else None
-        if shape not in ((FEATURES, N_ACTIONS), (PAIR_FEATURES, 1), (MORE_FEATURES, 1)):
+        if shape != (FEATURES, N_ACTIONS) and not (shape and shape[1] == 1
+                                                    and PAIR_FEATURES <= shape[0] <= MORE_FEATURES):
             raise ValueError(f"a network needs {FEATURES} inputs and {N_ACTIONS} outputs "
-                             f"(or {PAIR_FEATURES} or {MORE_FEATURES} inputs and 1 output)")
+                             f"(or {PAIR_FEATURES} to {MORE_FEATURES} inputs and 1 output)")
         self.layers = layers
         self.meta = meta or {}
         self._cache: dict[tuple[str, int], list[tuple[int, int]]] = {}
@@ -195,9 +196,12 @@ class QNet:
         return h
 
     @property
-    def more(self) -> bool:
-        """Whether this "pair" network also reads the candidates' 听 numbers (:data:`MORE_FEATURES` inputs)."""
-        return bool(self.layers[0][0].shape[0] == MORE_FEATURES)
+    def more(self) -> int:
+        """How many of the candidates' 听 numbers (:func:`daer.bots.features.candidate_more`, the first ones)
+        this "pair" network reads: 0 for :data:`PAIR_FEATURES` inputs, up to :data:`MORE` for
+        :data:`MORE_FEATURES` (networks fitted before the last numbers were added read fewer)."""
+        n = self.layers[0][0].shape[0]
+        return int(n - PAIR_FEATURES) if n <= MORE_FEATURES and self.layers[-1][0].shape[1] == 1 else 0
 
     def candidate_values(self, obs: Array, cands: list[int], more: Array | None = None) -> Array:
         """The "pair" form's value of each candidate (action indices, the heuristic choice first): the same
@@ -212,7 +216,7 @@ class QNet:
         if self.more:
             if more is None:
                 raise ValueError("this network reads the candidates' 听 numbers: pass more=candidate_more(...)")
-            extra = np.concatenate([extra, more], axis=1)
+            extra = np.concatenate([extra, more[:, : self.more]], axis=1)
         n = extra.shape[1]
         h = extra @ w0[OBS_SIZE : OBS_SIZE + n] + w0[[OBS_SIZE + n + a for a in cands]] + base
         np.maximum(h, 0.0, out=h)
@@ -346,7 +350,7 @@ class LearnedBot:
         if len(cands) == 1:
             return legal[cands[0]]
         idx = legal_indices(view)
-        more = candidate_more(view, [legal[i] for i in cands], self.policy) if self.net.more else None
+        more = candidate_more(view, [legal[i] for i in cands], self.policy, self.net.more) if self.net.more else None
         v = self.net.candidate_values(encode_view(view), [idx[i] for i in cands], more)
         best, value = 0, float(v[0]) + float(self.net.meta.get("margin", 0.0))
         for r in range(1, len(cands)):
