@@ -189,6 +189,19 @@ async def cpu_and_actions(http: httpx.AsyncClient, urls: list[str]) -> tuple[flo
     return cpu, actions
 
 
+async def buckets_of(http: httpx.AsyncClient, urls: list[str], name: str) -> dict[float, float]:
+    """A histogram's cumulative bucket counts by upper bound, summed over the servers' /metrics (empty if a
+    server has no such histogram, e.g. an older checkout)."""
+    out: dict[float, float] = {}
+    for url in urls:
+        for family in text_string_to_metric_families((await http.get(f"{url}/metrics")).text):
+            for s in family.samples:
+                if s.name == f"{name}_bucket":
+                    le = float(s.labels["le"])
+                    out[le] = out.get(le, 0.0) + s.value
+    return out
+
+
 def rss_kb(pid: int) -> tuple[int, int]:
     """(current RSS, peak RSS) of a process in kB."""
     fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
@@ -237,12 +250,14 @@ async def main(args: argparse.Namespace) -> None:
                 await asyncio.sleep(5)
                 measure.set()
                 gc0 = await gc_pauses(http, metrics)
+                late0 = await buckets_of(http, metrics, "daer_step_lateness_seconds")
                 cpu0, me0 = await cpu_and_actions(http, metrics), time.process_time()
                 t0 = time.monotonic()
                 await asyncio.sleep(args.seconds)
                 span = time.monotonic() - t0
                 cpu1, me1 = await cpu_and_actions(http, metrics), time.process_time()
                 gc1 = await gc_pauses(http, metrics)
+                late1 = await buckets_of(http, metrics, "daer_step_lateness_seconds")
                 rss, peak = rss_kb(srv.proc.pid) if srv is not None and srv.proc is not None else (0, 0)
                 now = time.monotonic()
                 held = sum(1 for t in tables if t.alive and now - t.last_progress < 10)
@@ -269,6 +284,11 @@ async def main(args: argparse.Namespace) -> None:
                 p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
                 print(f"person actions measured: {len(lat)} in {span:.0f} s ({len(lat) / span:.1f}/s); "
                       f"action-to-update latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {lat[-1] * 1000:.1f} ms")
+            if late1:
+                late = {le: n - late0.get(le, 0.0) for le, n in late1.items()}
+                print(f"server's own steps (bots' moves, windows closed, deals) late after due: "
+                      f"{late.get(float('inf'), 0.0):.0f} in the window, p50 ~{quantile(0.5, late) * 1000:.1f} ms, "
+                      f"p99 ~{quantile(0.99, late) * 1000:.1f} ms (from the histogram's buckets)")
             codes: dict[str, int] = {}
             for t in tables:
                 for code, k in t.errors.items():

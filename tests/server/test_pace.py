@@ -66,7 +66,7 @@ def delays_of_an_all_bot_room(tmp_path: Path, pace: str) -> list[float]:
         call_later = loop.call_later
 
         def record(delay: float, callback: Any, *args: Any) -> asyncio.TimerHandle:
-            if getattr(callback, "__name__", "") == "tick":
+            if getattr(callback, "__name__", "") == "due":  # a room's timer (daer.server.clock.due)
                 delays.append(delay)
             return call_later(delay, callback, *args)
 

@@ -90,6 +90,10 @@ GC_CPU_MAX = Gauge("daer_gc_pause_cpu_max_seconds", "The most CPU time one garba
                    "(its wall time minus the time other processes held the core)", ["generation"], registry=REGISTRY)
 THINK_SECONDS = Tally("daer_bot_think_seconds", "A bot choosing an action (inline, or a search bot's decision "
                       "in the process pool, from submit to answer)", ["bot"], buckets=_THINK, registry=REGISTRY)
+STEP_LATE = Tally("daer_step_lateness_seconds", "How long after it was due the server took one of its own "
+                  "steps of a room (a bot's move, a claim window closed, a hand dealt): the timer's delay "
+                  "plus the wait behind people's messages (daer.server.clock)", buckets=(*_GC, 2.5),
+                  registry=REGISTRY)
 GROUP_UNITS = Tally("daer_store_group_units", "Changes (units) committed together in one group commit",
                     buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500), registry=REGISTRY)
 LEASE_RENEWALS = Counter("daer_lease_renewals", "Renewals of this worker's room leases (result: ok, failed — "

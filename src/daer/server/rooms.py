@@ -91,7 +91,8 @@ class Room:
         """Each bot seat's bot, made when it first moves and kept for the rest of the match."""
         self.auto_bots: dict[int, Bot] = {}
         """Each seat's 托管 (heuristic) bot, made when first needed and kept."""
-        self.handle: asyncio.Handle | None = None
+        self.handle: asyncio.Handle | clock.Queued | None = None
+        """The room's next step: a timer, or its place in the loop's runner (daer.server.clock)."""
         self.thinking = False
         """A bot is choosing in a process of the pool (the loop must not wait)."""
         self.think = 0

@@ -1,0 +1,138 @@
+"""The clock's runner of due room steps (issue 12 item 1, "one process that never stutters"): bot moves, window
+closes and deals that come due together run at most a budget per turn of the event loop, so a person's message is
+read between two turns instead of after the whole burst; nothing is skipped, reordered or run after its room
+stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from daer.server import clock
+from daer.server import protocol as p
+from daer.server.bounds import RoomConfig
+from daer.server.manager import RoomManager
+from daer.server.metrics import STEP_LATE
+from daer.server.rooms import Room
+from daer.store import Store
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    yield loop
+    loop.close()
+    asyncio.set_event_loop(None)
+
+
+def _late_count() -> float:
+    return sum(s.value for m in STEP_LATE.collect() for s in m.samples if s.name.endswith("_count"))
+
+
+def test_a_burst_of_due_steps_lets_a_persons_message_in_after_one_budget(
+        loop: asyncio.AbstractEventLoop, monkeypatch: pytest.MonkeyPatch) -> None:
+    done: list[Any] = []
+
+    def slow_step(room: Any, entry: Any = None) -> None:  # a bot's move: ~1 ms of the loop's time
+        t = time.perf_counter()
+        while time.perf_counter() - t < 0.001:
+            pass
+        done.append(room)
+
+    monkeypatch.setattr(clock, "tick", slow_step)
+    runner = clock.Runner(loop, budget=0.004)
+    a, b = socket.socketpair()
+    read_after: list[int] = []
+
+    def person() -> None:
+        b.recv(16)
+        read_after.append(len(done))
+
+    loop.add_reader(b.fileno(), person)
+    late0 = _late_count()
+    try:
+        for i in range(100):
+            runner.add(cast(Room, i), time.monotonic())
+        a.send(b"act")
+        loop.run_until_complete(asyncio.sleep(0.5))
+    finally:
+        loop.remove_reader(b.fileno())
+        a.close()
+        b.close()
+    assert done == list(range(100))  # every step ran, in the order they came due
+    assert read_after and read_after[0] <= 10, read_after  # read after about one budget, not after 100 steps
+    assert _late_count() - late0 == 100  # each step's lateness observed
+
+
+def test_a_cancelled_queued_step_does_not_run(loop: asyncio.AbstractEventLoop,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    done: list[Any] = []
+    monkeypatch.setattr(clock, "tick", lambda room, entry=None: done.append(room))
+    runner = clock.Runner(loop)
+    entries = [runner.add(cast(Room, i), time.monotonic()) for i in range(5)]
+    entries[1].cancel()
+    entries[3].cancel()
+    loop.run_until_complete(asyncio.sleep(0.05))
+    assert done == [0, 2, 4]
+
+
+def _bot_room(tmp_path: Path) -> Room:
+    mgr = RoomManager(Store(f"sqlite:///{tmp_path / 'd.db'}"), bot_delay=0.0)
+    room, _seat, _token = mgr.create(RoomConfig(timer=0, hands=1), "A")
+    room.command(0, p.Command(id="s", name="start"))
+    room.command(0, p.Command(id="l", name="leave"))  # every seat a bot: the clock alone plays the hand
+    return room
+
+
+def test_a_room_due_now_waits_in_the_runner_and_plays_on(tmp_path: Path, loop: asyncio.AbstractEventLoop) -> None:
+    room = _bot_room(tmp_path)
+    clock.schedule(room)
+    assert isinstance(room.handle, clock.Queued)  # due at once (no bot delay): queued, not a timer
+    v = room.version
+    loop.run_until_complete(asyncio.sleep(0.3))
+    assert room.version > v  # the bots played through the runner
+    if room.handle is not None:
+        room.handle.cancel()
+
+
+def test_a_stopped_room_takes_no_queued_step(tmp_path: Path, loop: asyncio.AbstractEventLoop) -> None:
+    room = _bot_room(tmp_path)
+    clock.schedule(room)
+    assert isinstance(room.handle, clock.Queued)
+    v = room.version
+    room.stop()
+    loop.run_until_complete(asyncio.sleep(0.1))
+    assert room.version == v
+    assert room.handle is None
+
+
+def test_a_room_due_again_at_once_waits_for_the_next_turn(loop: asyncio.AbstractEventLoop,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """One step per room per turn, as when each step was its own callback: a person's message to a room whose
+    bots move with no delay is read between any two of its steps."""
+    runner = clock.Runner(loop, budget=10.0)
+    turns: list[int] = []
+    turn = [0]
+
+    def count_turns() -> None:
+        turn[0] += 1
+        if turn[0] < 20:
+            loop.call_soon(count_turns)
+
+    def again(room: Any, entry: Any = None) -> None:  # the room is due again at once, like a bot at delay 0
+        turns.append(turn[0])
+        if len(turns) < 5:
+            runner.add(room, time.monotonic())
+
+    monkeypatch.setattr(clock, "tick", again)
+    loop.call_soon(count_turns)
+    runner.add(cast(Room, "R"), time.monotonic())
+    loop.run_until_complete(asyncio.sleep(0.05))
+    assert len(turns) == 5 and len(set(turns)) == 5, turns  # five steps in five turns of the loop
