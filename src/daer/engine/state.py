@@ -536,7 +536,7 @@ class GameState:
             to_act=bool(legal),
             hand=tuple(sorted(self.hands[seat])) if seat is not None else (),
             hand_sizes=tuple(map(len, self.hands)),
-            melds=tuple([seen.melds(o, ms, wei.meld_viewer(self, o, seat)) for o, ms in enumerate(self.melds)]),
+            melds=seen.melds(self.melds, lambda owner: wei.meld_viewer(self, owner, seat)),
             discards=seen.discards(self.discards),
             bottom=None if self.bottom is None else kind_of(self.bottom),
             bottoms=_kinds(self.bottoms, order=True),

@@ -14,6 +14,7 @@ seat per step: fewer tracked objects, shorter collections; docs/deploy.md, issue
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 import msgspec
@@ -50,30 +51,35 @@ class TableSeen:
     """The table's public parts as the views show them, kept between views of one hand (a server builds a view
     for every update and every bot's move, and most of the table is the same as at the last one).
 
-    Each part is checked against the live state at every view, never trusted: a seat's shown melds are kept
-    with the melds they were made from (frozen: compared by identity first), and the shown discards with the
-    list they were made from, which the engine only appends to.
+    Each part is checked against the live state at every view, never trusted: the shown melds are kept with the
+    melds they were made from (frozen: compared by identity first), and the shown discards with the list they
+    were made from, which the engine only appends to.
     """
 
-    __slots__ = ("_discards", "_melds", "_shown_discards")
+    __slots__ = ("_discards", "_down", "_melds", "_shown", "_shown_discards")
 
     def __init__(self) -> None:
-        self._melds: dict[tuple[int, bool], tuple[tuple[TableMeld, ...], tuple[ShownMeld, ...]]] = {}
+        self._melds: tuple[tuple[TableMeld, ...], ...] | None = None
+        self._down = False
+        self._shown: dict[tuple[bool, ...] | None, tuple[tuple[ShownMeld, ...], ...]] = {}
         self._discards: list[tuple[int, int]] | None = None
         self._shown_discards: tuple[tuple[int, int], ...] = ()
 
-    def melds(self, owner: int, melds: list[TableMeld], viewer: int | None) -> tuple[ShownMeld, ...]:
-        """``owner``'s melds as :meth:`TableMeld.seen_by` shows them to ``viewer`` (which depends on the viewer
-        only through ``viewer == owner``: a face-down meld's kinds)."""
-        if not melds:
-            return ()
-        key = (owner, viewer == owner)
-        now = tuple(melds)
-        kept = self._melds.get(key)
-        if kept is not None and kept[0] == now:
-            return kept[1]
-        shown = tuple([m.seen_by(owner, viewer) for m in now])
-        self._melds[key] = (now, shown)
+    def melds(self, melds: list[list[TableMeld]], viewer_of: Callable[[int], int | None]
+              ) -> tuple[tuple[ShownMeld, ...], ...]:
+        """Every seat's melds as :meth:`TableMeld.seen_by` shows them, ``viewer_of(owner)`` looking (whose eyes
+        a seat sees ``owner``'s melds with).  A face-up meld looks the same to everyone; a face-down one depends
+        on its viewer only through ``viewer == owner``: the melds are shown once per such pattern."""
+        now = tuple(map(tuple, melds))
+        if now != self._melds:
+            self._melds, self._shown = now, {}
+            self._down = any(m.down for ms in now for m in ms)
+        viewers = [viewer_of(o) for o in range(len(now))] if self._down else None
+        key = None if viewers is None else tuple([v == o for o, v in enumerate(viewers)])
+        shown = self._shown.get(key)
+        if shown is None:
+            shown = self._shown[key] = tuple([
+                tuple([m.seen_by(o, None if viewers is None else viewers[o]) for m in ms]) for o, ms in enumerate(now)])
         return shown
 
     def discards(self, discards: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
