@@ -85,7 +85,10 @@ class Match:
     @property
     def host(self) -> int:
         """The host: the lowest seat held by a person (the creator while present)."""
-        return min((s.seat for s in self.seats if s.kind == "human"), default=0)
+        for s in self.seats:  # in seat order
+            if s.kind == "human":
+                return s.seat
+        return 0
 
     def seat_of(self, holder: str) -> int | None:
         """The seat whose token hashes to ``holder``."""
@@ -97,6 +100,7 @@ class Match:
     def info(self, seat: int | None, now: float) -> p.RoomInfo:
         """The room as ``seat`` sees it."""
         dl = self.deadlines.get(seat) if seat is not None else None
+        scores = self.scores
         pays: tuple[p.Payment, ...] = ()
         st = self.state.settlement if self.state is not None and self.state.over else None
         if st is not None:
@@ -106,8 +110,8 @@ class Match:
             code=self.code, status=self.status, rules=self.config.rules, overrides=self.config.overrides,
             hands=self.config.hands, hand_no=self.hands_played + (1 if self.status == "playing" else 0),
             timer=self.config.timer, bot=self.config.bot, host=self.host, pace=self.config.pace,
-            seats=tuple(p.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, online=s.online > 0, auto=s.auto,
-                                   score=self.scores[s.seat]) for s in self.seats),
+            seats=tuple([p.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, online=s.online > 0, auto=s.auto,
+                                    score=scores[s.seat]) for s in self.seats]),
             deadline=None if dl is None else max(0.0, round(dl - now, 1)),
             ready=tuple(sorted(self.ready)), payments=pays, money=self.rules.scoring.mode == "money",
             hand_id=self.hand_id if self.status == "playing" else None,

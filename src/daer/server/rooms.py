@@ -103,6 +103,8 @@ class Room:
         """When anything last changed (the expiry sweep's clock)."""
         self.on_status: Callable[[Room], None] | None = None
         """Told after anything that may have changed the match's status (the manager's count of live rooms)."""
+        self.told: str | None = None
+        """The status :attr:`on_status` was last told of by :meth:`perform` (told again only once it changed)."""
 
     # -- the match's state, read (and, for scripts and tests, set) through the room ---------------------
     @property
@@ -133,6 +135,7 @@ class Room:
     def status(self, value: str) -> None:
         self.match.status = value
         if self.on_status is not None:
+            self.told = value
             self.on_status(self)
 
     @property
@@ -202,7 +205,8 @@ class Room:
                     raise
                 raise RoomError("store", "服务器保存失败，动作未生效，请重试",
                                 "the server could not store the action; nothing changed, try again") from exc
-        if self.on_status is not None:
+        if self.on_status is not None and m.status != self.told:  # the manager's count changes only with it
+            self.told = m.status
             self.on_status(self)
         self._log(out)
         for s in out.sends:
@@ -261,6 +265,7 @@ class Room:
         fresh = room_from_row(row, self.store, self.bot_delay, self.port)
         self.match, self.replies = fresh.match, fresh.replies
         if self.on_status is not None:
+            self.told = self.match.status
             self.on_status(self)
 
     def stop(self, *, lost: bool = False) -> None:

@@ -193,9 +193,7 @@ class Store:
         fails (:class:`~daer.store.writer.WriteConflict`, raised to callers as :class:`LeaseLost`).  Epoch 0
         (a room whose lease was never taken, ``Leases.unserved``) has no owner to compare: the epoch and the
         version alone.  (Written out, not through :meth:`_update`: one for every stored change.)"""
-        params: dict[str, Any] = {"version": fence.version}
-        if values:
-            params.update(values)
+        params: dict[str, Any] = {"version": fence.version, **values} if values else {"version": fence.version}
         key = ("fenced", tuple(params), fence.epoch != 0)
         sql = self._sql.get(key)
         if sql is None:
@@ -268,8 +266,12 @@ class Store:
                     reply: ReplyRow | None = None, **fields: Any) -> None:
         """Change room fields (status, version, scores, dealer, hands_played, ready, deal_*) and optionally
         seats, with the answer to the command that made the change."""
-        self.writer.submit(code, [self._fenced(code, fence, fields), *self._seats(code, seats),
-                                  *self._reply(code, reply)])
+        stmts = [self._fenced(code, fence, fields)]
+        if seats:
+            stmts += self._seats(code, seats)
+        if reply is not None:
+            stmts += self._reply(code, reply)
+        self.writer.submit(code, stmts)
 
     def _reply(self, code: str, reply: ReplyRow | None) -> list[Stmt]:
         if reply is None:
@@ -312,13 +314,17 @@ class Store:
         """An accepted action, the room's new version (and scores etc. in ``room``), the hand's end, and the
         ack to the client's id."""
         stmts = [
-            self._fenced(code, fence, {"version": row.version, **(room or {})}),
+            self._fenced(code, fence, {"version": row.version, **room} if room else {"version": row.version}),
             self._insert(_ACTIONS, {"hand_id": hand_id, "idx": row.idx, "version": row.version, "seat": row.seat,
                                     "client_id": row.client_id, "payload": row.payload}),
         ]
         if points is not None:
             stmts.append(self._update(_HANDS, {"finished": True, "points": points}, id=hand_id))
-        self.writer.submit(code, stmts + self._seats(code, seats) + self._reply(code, reply))
+        if seats:
+            stmts += self._seats(code, seats)
+        if reply is not None:
+            stmts += self._reply(code, reply)
+        self.writer.submit(code, stmts)
 
     def finish_hand(self, hand_id: int, points: str, *, code: str, fence: Fence) -> None:
         """Mark a hand finished (a hand that ended at the deal, or one booked after a restart) of room ``code``."""
