@@ -9,6 +9,7 @@ and preferring cards already seen (less likely to feed the next player).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 from daer.bots.base import obvious
 from daer.cards import N_KINDS, is_big, number_of, other_size
@@ -52,13 +53,14 @@ def connections(c: Sequence[int], k: int) -> int:
     return score
 
 
+_PARTNERS_OF = tuple(itemgetter(*ps, ps[0]) for ps in _ALL_PARTNERS)
+"""Each kind's partners' entries of a list (the first twice: a tuple even for a kind with one partner)."""
+
+
 def loose(c: Sequence[int]) -> int:
     """Cards with no partner at all (no pair, neighbour, 二七十 or other-size partner)."""
-    n = 0
-    for k in range(N_KINDS):
-        if c[k] == 1 and not any(0 < c[p] < 3 for p in _ALL_PARTNERS[k]):
-            n += 1
-    return n
+    mid = [0 < x < 3 for x in c]  # a partner: one or two cards of its kind (not a 坎)
+    return sum([1 for k, x in enumerate(c) if x == 1 and not any(_PARTNERS_OF[k](mid))])
 
 
 class HeuristicBot:
