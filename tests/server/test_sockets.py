@@ -133,3 +133,95 @@ def test_a_connection_writes_directly_only_with_nothing_queued_before() -> None:
         assert sent == ["c"] and conn.queue.get_nowait() is None
 
     asyncio.run(run())
+
+
+class _Writes(_Wire):
+    """Also counts the writes to the socket."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes = 0
+
+    def write(self, data: bytes) -> None:
+        super().write(data)
+        self.writes += 1
+
+
+def test_send_now_writes_several_frames_in_one_write() -> None:
+    from websockets.protocol import State  # noqa: PLC0415
+
+    async def run() -> None:
+        proto, _ = _protocol(DaerWebSocketProtocol)
+        wire = _Writes()
+        proto.transport = wire  # type: ignore[assignment]
+        proto.handshake_complete = True
+        proto.conn.state = State.OPEN
+        assert proto.send_now("up", "ack")
+        assert wire.written == b"\x81\x02up\x81\x03ack" and wire.writes == 1  # two frames, in order, one write
+        proto.writable.clear()
+        assert not proto.send_now("x", "y") and wire.writes == 1
+
+    asyncio.run(run())
+
+
+class _Gate:
+    """A store writer with writes queued: what waits for the commit runs at :meth:`commit`."""
+
+    def __init__(self) -> None:
+        self.waiting: list[Any] = []
+
+    def after_commit(self, fn: Any) -> None:
+        self.waiting.append(fn)
+
+    def commit(self) -> None:
+        waiting, self.waiting = self.waiting, []
+        for fn in waiting:
+            fn()
+
+
+def test_frames_pushed_while_corked_go_out_together_after_the_commit_in_order() -> None:
+    from daer.server.seating import Conn  # noqa: PLC0415
+
+    async def run() -> None:
+        calls: list[tuple[str, ...]] = []
+        ok = [True]
+
+        def direct(*texts: str) -> bool:
+            if ok[0]:
+                calls.append(texts)
+            return ok[0]
+
+        gate = _Gate()
+        conn = Conn(0, gate=gate, direct=direct)
+        conn.push("before")  # pushed before the cork: released first, alone
+        conn.cork()
+        conn.push("update")
+        conn.push("ack")
+        assert gate.waiting and len(gate.waiting) == 1  # nothing of the corked frames is registered yet
+        conn.uncork()
+        assert calls == []  # the writes before them are not committed yet
+        gate.commit()
+        assert calls == [("before",), ("update", "ack")]  # one write for the two
+        # the socket cannot take them: queued in order behind nothing, written by the writer task
+        ok[0] = False
+        conn.cork()
+        conn.push("u2")
+        conn.push("a2")
+        conn.uncork()
+        gate.commit()
+        assert [conn.queue.get_nowait(), conn.queue.get_nowait()] == ["u2", "a2"]
+        # a close among the held frames: each one as pushed alone (the close takes the queue: the writer task
+        # closes the socket)
+        ok[0] = True
+        conn.cork()
+        conn.push("bye")
+        conn.push(None)
+        conn.uncork()
+        gate.commit()
+        assert calls[-1] == ("bye",) and conn.queue.get_nowait() is None  # the frame written, then the close
+        # one held frame goes as an ordinary push; an empty cork releases nothing
+        conn.cork()
+        conn.uncork()
+        assert gate.waiting == []
+
+    asyncio.run(run())

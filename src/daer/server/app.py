@@ -552,8 +552,12 @@ class Session:
                 self.send(p.error("not_seated", "观众不能出牌", "spectators cannot act", id=msg.id, v=room.version))
                 return
             t0 = time.perf_counter()
-            reply = room.act(seat, msg)
-            self.send(reply)
+            self.conn.cork()  # the seat's update and the ack: one write to the socket
+            try:
+                reply = room.act(seat, msg)
+                self.send(reply)
+            finally:
+                self.conn.uncork()
             took = time.perf_counter() - t0
             ACTION_SECONDS.observe(took)
             if took >= SLOW or log.isEnabledFor(logging.DEBUG):

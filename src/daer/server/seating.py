@@ -36,7 +36,7 @@ class Conn:
     """
 
     def __init__(self, seat: int | None, *, limit: int = 256, gate: Gate | None = None,
-                 direct: Callable[[str], bool] | None = None) -> None:
+                 direct: Callable[..., bool] | None = None) -> None:
         self.seat = seat
         self.holder: str | None = None
         """Hash of the token this connection proved at ``hello`` (None: a spectator)."""
@@ -51,14 +51,37 @@ class Conn:
         a frame written directly now would overtake it."""
         self.close_code = 1000
         """WebSocket close code once closed (``protocol.RECONNECT``: reconnect, the room moved)."""
+        self.corked: list[str | None] | None = None
+        """Frames held by :meth:`cork` until :meth:`uncork`."""
 
     def push(self, text: str | None) -> None:
         """Queue a frame (None closes) after the writes before it commit; a client too slow to read is
         dropped, not waited for."""
-        if self.gate is None:
+        if self.corked is not None:
+            self.corked.append(text)
+        elif self.gate is None:
             self._put(text)
         else:
             self.gate.after_commit(functools.partial(self._put, text))
+
+    def cork(self) -> None:
+        """Hold the frames pushed from now on until :meth:`uncork` (while one message is handled: its update and
+        its answer then go out in one write to the socket)."""
+        if self.corked is None:
+            self.corked = []
+
+    def uncork(self) -> None:
+        """Release the held frames together, once the writes made before now commit (so, as each one alone
+        would be, after the writes made before it)."""
+        held, self.corked = self.corked, None
+        if not held:
+            return
+        if len(held) == 1:
+            self.push(held[0])
+        elif self.gate is None:
+            self._put_all(held)
+        else:
+            self.gate.after_commit(functools.partial(self._put_all, held))
 
     def _put(self, text: str | None) -> None:
         if self.overflow or self.aborted:
@@ -70,6 +93,17 @@ class Conn:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.overflow = True
+
+    def _put_all(self, texts: list[str | None]) -> None:
+        """Frames released together: written at once in one write when nothing waits before them, else queued
+        in order."""
+        if self.overflow or self.aborted:
+            return
+        if (self.direct is not None and not self.sending and self.queue.empty() and None not in texts
+                and self.direct(*texts)):
+            return
+        for text in texts:
+            self._put(text)
 
     def abort(self, text: str) -> None:
         """Send ``text`` now and close, dropping every frame not yet released (its write was not stored)."""

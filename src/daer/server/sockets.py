@@ -26,8 +26,8 @@ from websockets.exceptions import InvalidState
 BACKLOG = 16
 """Messages waiting for the application before the socket stops being read."""
 SEND_NOW = "daer.send_now"
-"""The ASGI extension (in ``scope["extensions"]``) whose value sends a text frame now: ``send_now(text) -> bool``,
-False when the frame must take the ASGI ``send`` instead."""
+"""The ASGI extension (in ``scope["extensions"]``) whose value sends text frames now, in one write:
+``send_now(*texts) -> bool``, False when they must take the ASGI ``send`` instead."""
 
 
 class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -39,14 +39,16 @@ class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:  # the application runs from the next loop step on: it finds the extension
             scope["extensions"][SEND_NOW] = self.send_now
 
-    def send_now(self, text: str) -> bool:
-        """Write a text frame now if uvicorn's ``send`` of it would not wait; False: send it through ASGI."""
+    def send_now(self, *texts: str) -> bool:
+        """Write text frames now (in one write to the socket) if uvicorn's ``send`` of them would not wait;
+        False: send them through ASGI."""
         if (not self.handshake_complete or self.close_sent or self.disconnected
                 or self.initial_response is not None or not self.writable.is_set()):
             return False
         try:
-            self.conn.send_text(text.encode())
-        except InvalidState:
+            for text in texts:
+                self.conn.send_text(text.encode())
+        except InvalidState:  # the connection is not open: no frame was framed (checked before the first)
             return False
         self.transport.write(b"".join(self.conn.data_to_send()))
         return True
