@@ -60,10 +60,15 @@ def orphans(hand: Sequence[int]) -> list[int]:
     """
     out: list[int] = []
     for x in range(N_KINDS):
-        c = hand[x]
-        if c != 1:
+        if hand[x] != 1:
             continue  # 0, a pair, or a fixed 坎/垅
-        if not any(_free_pair(hand, x, a, b) for (a, b), _ in CHI_PAIRS[x]):
+        for (a, b), _ in CHI_PAIRS[x]:  # _free_pair, written out: this runs for every card offered to every seat
+            if a == b:
+                if hand[a] == 2:
+                    break
+            elif x not in (a, b) and 0 < hand[a] < 3 and 0 < hand[b] < 3:
+                break
+        else:
             out.append(x)
     return out
 
