@@ -225,3 +225,37 @@ def test_frames_pushed_while_corked_go_out_together_after_the_commit_in_order() 
         assert gate.waiting == []
 
     asyncio.run(run())
+
+
+def test_a_text_frame_is_framed_as_the_websockets_library_frames_a_servers() -> None:
+    from websockets.frames import Frame, Opcode  # noqa: PLC0415
+
+    from daer.server.sockets import text_frame  # noqa: PLC0415
+
+    for n in (0, 1, 125, 126, 127, 4000, 65535, 65536, 70000):
+        payload = ("机" * (n // 3) + "x" * (n % 3)).encode()
+        assert text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[]), n
+
+
+def test_frames_take_the_librarys_path_with_an_extension_or_mid_message() -> None:
+    from websockets.extensions.permessage_deflate import PerMessageDeflate  # noqa: PLC0415
+    from websockets.frames import Frame, Opcode  # noqa: PLC0415
+    from websockets.protocol import State  # noqa: PLC0415
+
+    async def run() -> None:
+        proto, _ = _protocol(DaerWebSocketProtocol)
+        wire = _Writes()
+        proto.transport = wire  # type: ignore[assignment]
+        proto.handshake_complete = True
+        proto.conn.state = State.OPEN
+        deflate = PerMessageDeflate(False, False, 15, 15)
+        proto.conn.extensions = [deflate]
+        assert proto.send_now("hello hello hello hello")
+        want = Frame(Opcode.TEXT, b"hello hello hello hello").serialize(
+            mask=False, extensions=[PerMessageDeflate(False, False, 15, 15)])
+        assert wire.written == want and wire.written != b"\x81\x17hello hello hello hello"  # compressed
+        proto.conn.extensions = []
+        proto.conn.expect_continuation_frame = True  # a fragmented message under way: the library refuses
+        assert not proto.send_now("x") and wire.writes == 1
+
+    asyncio.run(run())

@@ -21,13 +21,25 @@ from __future__ import annotations
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.exceptions import InvalidState
+from websockets.exceptions import InvalidState, ProtocolError
+from websockets.protocol import State
 
 BACKLOG = 16
 """Messages waiting for the application before the socket stops being read."""
 SEND_NOW = "daer.send_now"
 """The ASGI extension (in ``scope["extensions"]``) whose value sends text frames now, in one write:
 ``send_now(*texts) -> bool``, False when they must take the ASGI ``send`` instead."""
+
+
+def text_frame(payload: bytes) -> bytes:
+    """One unmasked, unfragmented text frame of ``payload`` (RFC 6455 5.2: FIN and opcode 1, then the length in
+    7 bits, or 126 and 16 bits, or 127 and 64 bits), as the websockets library serializes a server's frame."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 1 << 16:
+        return bytes((0x81, 126)) + n.to_bytes(2, "big") + payload
+    return bytes((0x81, 127)) + n.to_bytes(8, "big") + payload
 
 
 class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -45,12 +57,18 @@ class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
         if (not self.handshake_complete or self.close_sent or self.disconnected
                 or self.initial_response is not None or not self.writable.is_set()):
             return False
+        conn = self.conn
+        if conn.state is State.OPEN and not conn.extensions and not conn.expect_continuation_frame:
+            # what conn.send_text would write (a server's frames are not masked), framed here: no Frame object,
+            # no serializer, no buffer of writes for each frame
+            self.transport.write(b"".join([text_frame(text.encode()) for text in texts]))
+            return True
         try:
             for text in texts:
-                self.conn.send_text(text.encode())
-        except InvalidState:  # the connection is not open: no frame was framed (checked before the first)
+                conn.send_text(text.encode())
+        except (InvalidState, ProtocolError):  # not open, or mid-message: no frame was framed (before the first)
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.write(b"".join(conn.data_to_send()))
         return True
 
     def send_receive_event_to_app(self) -> None:
@@ -64,4 +82,4 @@ class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
             self.read_paused = False
 
 
-__all__ = ["BACKLOG", "SEND_NOW", "DaerWebSocketProtocol"]
+__all__ = ["BACKLOG", "SEND_NOW", "DaerWebSocketProtocol", "text_frame"]
