@@ -121,9 +121,14 @@ GcSample = tuple[dict[float, float], float, dict[str, float], dict[str, float], 
 the most CPU time one took (s); cumulative bucket counts of the pauses' CPU time."""
 
 
-async def gc_pauses(http: httpx.AsyncClient, urls: list[str]) -> GcSample:
+async def scrape(http: httpx.AsyncClient, urls: list[str]) -> list[str]:
+    """Each server's /metrics text, read once per window boundary (a scrape costs the server's loop time too)."""
+    return [(await http.get(f"{url}/metrics")).text for url in urls]
+
+
+def gc_pauses(texts: list[str]) -> GcSample:
     """The servers' GC pause histogram, read from their /metrics (summed; the longest of all)."""
-    text = "".join([(await http.get(f"{url}/metrics")).text for url in urls])
+    text = "".join(texts)
     buckets: dict[float, float] = {}
     count = 0.0
     longest: dict[str, float] = {}
@@ -176,11 +181,11 @@ def quantile(q: float, buckets: dict[float, float]) -> float:
     return lo
 
 
-async def cpu_and_actions(http: httpx.AsyncClient, urls: list[str]) -> tuple[float, float]:
-    """(CPU seconds, actions applied) of the servers at ``urls``, summed, from their /metrics."""
+def cpu_and_actions(texts: list[str]) -> tuple[float, float]:
+    """(CPU seconds, actions applied) of the servers, summed, from their /metrics."""
     cpu = actions = 0.0
-    for url in urls:
-        for family in text_string_to_metric_families((await http.get(f"{url}/metrics")).text):
+    for text in texts:
+        for family in text_string_to_metric_families(text):
             for s in family.samples:
                 if s.name == "process_cpu_seconds_total":
                     cpu += s.value
@@ -189,12 +194,12 @@ async def cpu_and_actions(http: httpx.AsyncClient, urls: list[str]) -> tuple[flo
     return cpu, actions
 
 
-async def buckets_of(http: httpx.AsyncClient, urls: list[str], name: str) -> dict[float, float]:
+def buckets_of(texts: list[str], name: str) -> dict[float, float]:
     """A histogram's cumulative bucket counts by upper bound, summed over the servers' /metrics (empty if a
     server has no such histogram, e.g. an older checkout)."""
     out: dict[float, float] = {}
-    for url in urls:
-        for family in text_string_to_metric_families((await http.get(f"{url}/metrics")).text):
+    for text in texts:
+        for family in text_string_to_metric_families(text):
             for s in family.samples:
                 if s.name == f"{name}_bucket":
                     le = float(s.labels["le"])
@@ -249,15 +254,15 @@ async def main(args: argparse.Namespace) -> None:
                 ramp = time.monotonic() - t_start
                 await asyncio.sleep(5)
                 measure.set()
-                gc0 = await gc_pauses(http, metrics)
-                late0 = await buckets_of(http, metrics, "daer_step_lateness_seconds")
-                cpu0, me0 = await cpu_and_actions(http, metrics), time.process_time()
+                texts, me0 = await scrape(http, metrics), time.process_time()
                 t0 = time.monotonic()
-                await asyncio.sleep(args.seconds)
+                gc0, late0, cpu0 = gc_pauses(texts), buckets_of(texts, "daer_step_lateness_seconds"), \
+                    cpu_and_actions(texts)
+                await asyncio.sleep(args.seconds - (time.monotonic() - t0))
+                texts, me1 = await scrape(http, metrics), time.process_time()
                 span = time.monotonic() - t0
-                cpu1, me1 = await cpu_and_actions(http, metrics), time.process_time()
-                gc1 = await gc_pauses(http, metrics)
-                late1 = await buckets_of(http, metrics, "daer_step_lateness_seconds")
+                gc1, late1, cpu1 = gc_pauses(texts), buckets_of(texts, "daer_step_lateness_seconds"), \
+                    cpu_and_actions(texts)
                 rss, peak = rss_kb(srv.proc.pid) if srv is not None and srv.proc is not None else (0, 0)
                 now = time.monotonic()
                 held = sum(1 for t in tables if t.alive and now - t.last_progress < 10)
