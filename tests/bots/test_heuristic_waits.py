@@ -46,3 +46,26 @@ def test_the_bots_winning_kinds_are_one_evaluation_per_kind(name: str) -> None:
         assert HeuristicBot(rules)._winning_kinds(c, s.melds) == want, (c, s.melds)
         found += bool(want)
     assert found > 50  # most checks were of hands that do wait
+
+
+def test_a_bot_playing_keeps_no_cache_of_its_hands() -> None:
+    """Its own hands almost never repeat (0 hits in 200 hands): a cache would only grow (up to 50,000 entries a
+    bot, for every bot of every room of a server) and give the collector more to walk."""
+    from daer.engine import new_hand  # noqa: PLC0415
+
+    rules = find_rules("luzhou")
+    bots = [HeuristicBot(rules) for _ in range(4)]
+    for seed in range(10):
+        st = new_hand(rules, seed=seed, hold=True)
+        while not st.over:
+            if st.window_complete():
+                st.close_window()
+                continue
+            s = st.to_act()[0]
+            st.apply(bots[s].choose(st.view(s, log=False)))
+    assert all(not b._wait_cache for b in bots)
+    c = [0] * N_KINDS
+    for k in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12):
+        c[k] += 1
+    assert bots[0]._winning_kinds(c, ()) == bots[0]._find_winning_kinds(c, ())  # the cached form, for features
+    assert bots[0]._wait_cache

@@ -120,32 +120,36 @@ class HeuristicBot:
     def _wait_value(self, c: list[int], melds: tuple[Meld, ...], seen: list[int]) -> float:
         """Live winning cards weighted by their 胡 (0 when the hand waits for nothing that wins)."""
         total = 0.0
-        for k, weight in self._winning_kinds(c, melds):
+        for k, weight in self._find_winning_kinds(c, melds):  # not cached: a bot's own hands almost never repeat
             left = 4 - c[k] - seen[k]
             if left > 0:
                 total += left * weight
         return total
 
     def _winning_kinds(self, c: list[int], melds: tuple[Meld, ...]) -> tuple[tuple[int, float], ...]:
-        """The kinds that would win this hand (胡 at least the minimum) with their weights, cached by hand and
-        melds: what depends on the cards seen (how many of each are left) is counted by the caller, so a cached
-        entry never goes stale as more cards are seen."""
+        """:meth:`_find_winning_kinds`, cached by hand and melds (for callers that ask about the same hands again,
+        like the learned bot's features): what depends on the cards seen (how many of each are left) is counted
+        by the caller, so a cached entry never goes stale as more cards are seen."""
         key = (tuple(c), melds)
         hit = self._wait_cache.get(key)
         if hit is not None:
             return hit
+        if len(self._wait_cache) > 50_000:
+            self._wait_cache.clear()
+        self._wait_cache[key] = found = self._find_winning_kinds(c, melds)
+        return found
+
+    def _find_winning_kinds(self, c: list[int], melds: tuple[Meld, ...]) -> tuple[tuple[int, float], ...]:
+        """The kinds that would win this hand (胡 at least the minimum) with their weights (1 + 胡 / 20)."""
         wins: list[tuple[int, float]] = []
         min_hu = self.rules.win.min_hu
         if len(orphans(c)) <= 2:  # else no card completes the hand (orphans' docstring)
             # every kind the hand does not hold four of, in one search (the evaluator's waits: the same 胡 as one
             # evaluation per kind, tests/test_hands_native.py)
-            for k, hu in self._ev.waits(key[0], melds, [int(n < 4) for n in c]):
+            for k, hu in self._ev.waits(tuple(c), melds, [int(n < 4) for n in c]):
                 if hu >= min_hu:
                     wins.append((k, 1.0 + hu / 20.0))
-        if len(self._wait_cache) > 50_000:
-            self._wait_cache.clear()
-        self._wait_cache[key] = found = tuple(wins)
-        return found
+        return tuple(wins)
 
     def _discard(self, view: View) -> Action:
         c = self._counts(view)
