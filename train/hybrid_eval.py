@@ -38,10 +38,14 @@ from daer.bots.learned import load_net
 def advantages(d: dict[str, np.ndarray], weights: Path) -> np.ndarray:
     """The network's advantage of each candidate over the heuristic choice, [sample, candidate] (−inf padding)."""
     net = load_net(weights)
+    if net.more and "more" not in d:
+        raise SystemExit(f"{weights} reads the candidates' 听 numbers: make the data with distill.py --more "
+                         "(or add them with distill_more.py)")
     out = np.full(d["cand"].shape, -np.inf, dtype=np.float64)
     for i in range(len(d["cand"])):
         c = [int(a) for a in d["cand"][i] if a >= 0]
-        v = net.candidate_values(d["obs"][i].astype(np.float32), c)
+        more = d["more"][i, : len(c)].astype(np.float32) if net.more else None  # shards with 听 numbers
+        v = net.candidate_values(d["obs"][i].astype(np.float32), c, more)
         out[i, : len(c)] = v - v[0]
     return out
 

@@ -107,7 +107,7 @@ def test_kept_worlds_are_the_search_bots_worlds_and_the_offline_evaluation_reads
     # the offline evaluation runs on such data (a budget of 2 worlds, measured on the other 2)
     out = tmp_path / "data"
     distill.main(["--out", str(out), "--workers", "1", "--worlds", "4", "--seed", "k", "--hands", "2",
-                  "--keep-worlds"])
+                  "--keep-worlds", "--more"])  # the shipped network reads the candidates' 听 numbers
     evaluate = script("hybrid_eval")
     monkeypatch.setattr(sys, "argv", ["hybrid_eval.py", str(out), "--budgets", "2", "--priors", "0,16",
                                       "--keep", "2"])
@@ -220,8 +220,13 @@ def test_candidate_values_compute_what_the_plain_network_computes() -> None:
         for t in range(6):
             obs = rng.integers(0, 3, OBS_SIZE).astype(np.float32)
             cands = [int(a) for a in rng.choice(N_ACTIONS, size=1 + t % 5, replace=False)]
-            want = net.values(candidate_rows(obs, cands))[:, 0]
-            assert np.allclose(net.candidate_values(obs, cands), want, rtol=1e-4, atol=1e-4), name
+            rows = candidate_rows(obs, cands)
+            more = rng.random((len(cands), net.more)).astype(np.float32) if net.more else None
+            if more is not None:  # the 听 numbers sit between the candidate numbers and the one-hot
+                cut = PAIR_FEATURES - N_ACTIONS
+                rows = np.concatenate([rows[:, :cut], more, rows[:, cut:]], axis=1)
+            want = net.values(rows)[:, 0]
+            assert np.allclose(net.candidate_values(obs, cands, more), want, rtol=1e-4, atol=1e-4), name
     assert nets["blocks"]._blocks(1) == [(0, 4), (4, 8), (8, 12)] and nets["plain"]._blocks(1) == []
     assert nets["shipped"]._blocks(1)  # the shipped file is a merged ensemble
 

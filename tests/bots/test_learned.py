@@ -17,6 +17,7 @@ from daer.bots.arena import lineups, play_deal
 from daer.bots.learned import (
     DEFAULT_WEIGHTS,
     FEATURES,
+    MORE_FEATURES,
     PAIR_FEATURES,
     WEIGHTS_DIR,
     LearnedBot,
@@ -36,7 +37,8 @@ def test_the_shipped_weights_load_with_the_encoding_sizes() -> None:
     for name in (DEFAULT_WEIGHTS, "paohuzi"):
         net = QNet.load(WEIGHTS_DIR / f"{name}.npz")
         shape = (net.layers[0][0].shape[0], net.layers[-1][0].shape[1])
-        assert shape in {(FEATURES, N_ACTIONS), (PAIR_FEATURES, 1)}  # one value per action, or per candidate
+        # one value per action, or per candidate (with the candidates' 听 numbers or without)
+        assert shape in {(FEATURES, N_ACTIONS), (PAIR_FEATURES, 1), (MORE_FEATURES, 1)}
         assert net.meta["rules"] == name
         assert (WEIGHTS_DIR / f"{name}.npz").stat().st_size < 1_000_000
         x = np.zeros((3, shape[0]), dtype=np.float32)

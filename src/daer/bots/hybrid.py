@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from daer.bots.base import obvious
+from daer.bots.features import candidate_more
 from daer.bots.learned import QNet, load_net, weights_path
 from daer.bots.search import SearchBot
 from daer.engine.actions import Action
@@ -66,7 +67,8 @@ class HybridBot(SearchBot):
     def advantages(self, view: View, cands: list[Action]) -> list[float]:
         """The network's value of each candidate minus the first's (the heuristic choice), in points."""
         k = offer_kind(view)
-        v = self.net.candidate_values(encode_view(view), [encode_action(a, k) for a in cands])
+        more = candidate_more(view, cands, self._policy, self.net.more) if self.net.more else None
+        v = self.net.candidate_values(encode_view(view), [encode_action(a, k) for a in cands], more)
         return [float(x - v[0]) for x in v]
 
     def choose(self, view: View) -> Action:
