@@ -162,7 +162,8 @@ class GameState:
     def _take_kind(self, seat: int, kind: int) -> int:
         """Remove and return the lowest card id of ``kind`` from a concealed hand."""
         hand = self.hands[seat]
-        cid = min(c for c in hand if kind_of(c) == kind)
+        lo = kind * COPIES  # the ids of a kind: kind_of(c) == c // COPIES
+        cid = min([c for c in hand if lo <= c < lo + COPIES])
         hand.remove(cid)
         self.counts[seat][kind] -= 1
         self._hu_memo[seat].clear()
