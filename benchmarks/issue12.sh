@@ -12,7 +12,7 @@ git archive "$before" src | tar -x -C "$old"
 cp src/daer/hands/_fasthand*.so "$old/src/daer/hands/" 2>/dev/null  # the same C extension (else pure Python)
 run() {
     echo "=== $* ($(date -u +%H:%M) UTC, load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    .venv/bin/python benchmarks/load_table.py --seconds 30 "$@" 2>&1 | grep -E "^(tables|person|  at the|server)"
+    .venv/bin/python benchmarks/load_table.py --seconds 30 "$@" 2>&1 | grep -E "^(tables|person|  at the|server|load client)"
 }
 for n in 500 1000 2000; do
     run --tables "$n" --src "$old/src" --plain-ws

@@ -24,12 +24,19 @@ the server from another checkout's ``src/`` (before and after in one session), `
 ``/ws`` as servers before the cluster routing expect; the collector's pauses in the window are printed by
 wall and by CPU time with the count over 20 ms.  ``--trace FILE`` writes each measured action's send time and
 latency and lists the stalls (slow actions grouped by when they were sent: a period points at a periodic job).
+
+The latencies are measured by the load client, so its own stalls count in them: it reports its loop's lag (how
+late a 10 ms sleep wakes) and its collections.  Its collector is off in the measured window (everything alive
+frozen first; ``--client-gc`` leaves it on): at 2,000 tables its collections took up to 0.68 s (57 over 20 ms in
+30 s, 2026-12-01), which it counted as the server's latency.  The server's own steps' lateness (bots' moves,
+windows closed, deals: ``daer_step_lateness_seconds``) is printed too, since a busy server answers people first.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import statistics
@@ -207,6 +214,39 @@ def buckets_of(texts: list[str], name: str) -> dict[float, float]:
     return out
 
 
+class ClientLag:
+    """The load client's own stalls, which its measured latencies include: how late a 10 ms sleep of its loop
+    wakes (the loop busy with other tables' frames), and its collector's pauses (gc.callbacks)."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.gc: list[float] = []
+        self._t = 0.0
+
+    def _gc(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._t = time.perf_counter()
+        elif self._t:
+            self.gc.append(time.perf_counter() - self._t)
+
+    async def watch(self, stop: asyncio.Event) -> None:
+        gc.callbacks.append(self._gc)
+        try:
+            while not stop.is_set():
+                t = time.perf_counter()
+                await asyncio.sleep(0.01)
+                self.lags.append(time.perf_counter() - t - 0.01)
+        finally:
+            gc.callbacks.remove(self._gc)
+
+    def report(self) -> str:
+        lags = sorted(self.lags) or [0.0]
+        p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
+        return (f"load client's own loop lag (a 10 ms sleep's overshoot): p50 {statistics.median(lags) * 1000:.1f} ms, "
+                f"p99 {p99 * 1000:.1f} ms, max {lags[-1] * 1000:.1f} ms; its collections: {len(self.gc)}, "
+                f"longest {max(self.gc, default=0.0) * 1000:.1f} ms, over 20 ms: {sum(x > 0.02 for x in self.gc)}")
+
+
 def rss_kb(pid: int) -> tuple[int, int]:
     """(current RSS, peak RSS) of a process in kB."""
     fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
@@ -253,13 +293,22 @@ async def main(args: argparse.Namespace) -> None:
                     await asyncio.sleep(0.1)
                 ramp = time.monotonic() - t_start
                 await asyncio.sleep(5)
+                if not args.client_gc:  # the client's collector stalled it up to 0.7 s at 2,000 tables, and the
+                    gc.collect()  # latencies it measures counted those stalls as the server's (2026-12-01)
+                    gc.freeze()
+                    gc.disable()
                 measure.set()
+                lag, watched = ClientLag(), asyncio.Event()
+                watcher = asyncio.create_task(lag.watch(watched))
                 texts, me0 = await scrape(http, metrics), time.process_time()
                 t0 = time.monotonic()
                 gc0, late0, cpu0 = gc_pauses(texts), buckets_of(texts, "daer_step_lateness_seconds"), \
                     cpu_and_actions(texts)
                 await asyncio.sleep(args.seconds - (time.monotonic() - t0))
                 texts, me1 = await scrape(http, metrics), time.process_time()
+                watched.set()
+                await watcher
+                gc.enable()
                 span = time.monotonic() - t0
                 gc1, late1, cpu1 = gc_pauses(texts), buckets_of(texts, "daer_step_lateness_seconds"), \
                     cpu_and_actions(texts)
@@ -294,6 +343,7 @@ async def main(args: argparse.Namespace) -> None:
                 print(f"server's own steps (bots' moves, windows closed, deals) late after due: "
                       f"{late.get(float('inf'), 0.0):.0f} in the window, p50 ~{quantile(0.5, late) * 1000:.1f} ms, "
                       f"p99 ~{quantile(0.99, late) * 1000:.1f} ms (from the histogram's buckets)")
+            print(lag.report())
             codes: dict[str, int] = {}
             for t in tables:
                 for code, k in t.errors.items():
@@ -371,6 +421,9 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--metrics", action="append", default=[],
                     help="a server process's own address whose /metrics to read (repeat for each worker; "
                          "default: the server's address)")
+    ap.add_argument("--client-gc", action="store_true",
+                    help="leave the load client's own collector on in the measured window (its pauses then count "
+                         "into the latencies it measures)")
     ap.add_argument("--trace", help="write each measured action's send time and latency to this file and list "
                                     "the stalls (slow actions by when they were sent)")
     return ap.parse_args()
