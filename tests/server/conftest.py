@@ -1,5 +1,6 @@
 """Make the helper modules of this folder importable; the database fixtures (SQLite and PostgreSQL)."""
 
+import asyncio
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +11,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from databases import DATABASES, new_database
 from pgcluster import Cluster, unavailable
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """A fresh event loop set as the thread's current one (tests that drive rooms' timers by hand)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    yield loop
+    loop.close()
+    asyncio.set_event_loop(None)
 
 
 @pytest.fixture(scope="session")

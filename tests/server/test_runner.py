@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -21,15 +20,6 @@ from daer.server.manager import RoomManager
 from daer.server.metrics import STEP_LATE
 from daer.server.rooms import Room
 from daer.store import Store
-
-
-@pytest.fixture
-def loop() -> Iterator[asyncio.AbstractEventLoop]:
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    yield loop
-    loop.close()
-    asyncio.set_event_loop(None)
 
 
 def _late_count() -> float:

@@ -147,15 +147,22 @@ class _Writes(_Wire):
         self.writes += 1
 
 
-def test_send_now_writes_several_frames_in_one_write() -> None:
+def _open_protocol() -> tuple[DaerWebSocketProtocol, _Writes]:
+    """A protocol past its handshake, writing to a transport that counts its writes."""
     from websockets.protocol import State  # noqa: PLC0415
 
+    proto, _ = _protocol(DaerWebSocketProtocol)
+    wire = _Writes()
+    proto.transport = wire  # type: ignore[assignment]
+    proto.handshake_complete = True
+    proto.conn.state = State.OPEN
+    return proto, wire
+
+
+def test_send_now_writes_several_frames_in_one_write() -> None:
+
     async def run() -> None:
-        proto, _ = _protocol(DaerWebSocketProtocol)
-        wire = _Writes()
-        proto.transport = wire  # type: ignore[assignment]
-        proto.handshake_complete = True
-        proto.conn.state = State.OPEN
+        proto, wire = _open_protocol()
         assert proto.send_now("up", "ack")
         assert wire.written == b"\x81\x02up\x81\x03ack" and wire.writes == 1  # two frames, in order, one write
         proto.writable.clear()
@@ -240,14 +247,9 @@ def test_a_text_frame_is_framed_as_the_websockets_library_frames_a_servers() -> 
 def test_frames_take_the_librarys_path_with_an_extension_or_mid_message() -> None:
     from websockets.extensions.permessage_deflate import PerMessageDeflate  # noqa: PLC0415
     from websockets.frames import Frame, Opcode  # noqa: PLC0415
-    from websockets.protocol import State  # noqa: PLC0415
 
     async def run() -> None:
-        proto, _ = _protocol(DaerWebSocketProtocol)
-        wire = _Writes()
-        proto.transport = wire  # type: ignore[assignment]
-        proto.handshake_complete = True
-        proto.conn.state = State.OPEN
+        proto, wire = _open_protocol()
         deflate = PerMessageDeflate(False, False, 15, 15)
         proto.conn.extensions = [deflate]
         assert proto.send_now("hello hello hello hello")
