@@ -18,7 +18,8 @@ at a running server or a balancer instead (a cluster: ``--metrics`` then names e
 ``/metrics`` are summed).
 
 Issue 12's runs (docs/deploy.md, "Measuring issue 12's targets"; ``benchmarks/issue12.sh`` runs them all):
-``--hard N`` adds N rooms of "hard" (search) bots, each with one person whose latency is printed apart (the
+``--hard N`` adds N rooms of search bots (the "hard" strength until
+2026-12-01, now the learned bot), each with one person whose latency is printed apart (the
 p99 line is then the other tables'); ``--sqlite-sync full`` passes the server's option; ``--src DIR`` runs
 the server from another checkout's ``src/`` (before and after in one session), ``--plain-ws`` connects to
 ``/ws`` as servers before the cluster routing expect; the collector's pauses in the window are printed by
@@ -275,7 +276,7 @@ async def main(args: argparse.Namespace) -> None:
         try:
             stop, measure = asyncio.Event(), asyncio.Event()
             tables = [Table(url, ws_url, args.think, by_code=not args.plain_ws) for _ in range(args.tables)]
-            hard = [Table(url, ws_url, args.think, bot="hard", by_code=not args.plain_ws) for _ in range(args.hard)]
+            hard = [Table(url, ws_url, args.think, bot="search", by_code=not args.plain_ws) for _ in range(args.hard)]
             limits = httpx.Limits(max_connections=50)
             async with httpx.AsyncClient(limits=limits, timeout=60) as http:
                 tasks = []
@@ -321,7 +322,7 @@ async def main(args: argparse.Namespace) -> None:
             lat = sorted(x for t in tables for x in t.latencies)
             print(f"tables: {args.tables} requested, {held} held (connected, moving in the last 10 s); "
                   f"ramp {ramp:.1f} s (until every table had its first update); failed clients {len(failed)}"
-                  + (f"; plus {args.hard} rooms of 'hard' (search) bots, reported apart" if args.hard else ""))
+                  + (f"; plus {args.hard} rooms of search bots, reported apart" if args.hard else ""))
             why: dict[str, int] = {}
             for r in failed:
                 key = f"{type(r).__name__}: {str(r)[:120]}"
@@ -411,7 +412,7 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--gc", choices=("tuned", "threshold", "default"), default="tuned",
                     help="the server's collector: daer serve's tuned settings, or Python's default")
     ap.add_argument("--hard", type=int, default=0,
-                    help="rooms of 'hard' (search) bots added to --tables, each with one person (its latency apart)")
+                    help="rooms of search bots added to --tables, each with one person (its latency apart)")
     ap.add_argument("--sqlite-sync", choices=("normal", "full"), help="the server's --sqlite-sync")
     ap.add_argument("--server-arg", action="append", default=[], help="one more argument for daer serve")
     ap.add_argument("--plain-ws", action="store_true",

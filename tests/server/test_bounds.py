@@ -172,8 +172,8 @@ def test_a_search_bot_is_capped_in_worlds_and_in_seconds_per_decision() -> None:
     bot = bot_for("search:2000", find_rules(), "s")
     assert isinstance(bot, SearchBot)
     assert bot.seconds == bounds.BOT_SECONDS and bot.worlds == 2000
-    hard = bot_for("hard", find_rules(), "s")
-    assert isinstance(hard, SearchBot) and hard.seconds is not None and hard.seconds <= bounds.BOT_SECONDS
+    clocked = bot_for("search", find_rules(), "s")
+    assert isinstance(clocked, SearchBot) and clocked.seconds is not None and clocked.seconds <= bounds.BOT_SECONDS
 
 
 def test_rooms_stored_before_the_bounds_are_revalidated_at_restart_and_not_resumed(tmp_path: Path) -> None:

@@ -263,10 +263,10 @@ def test_a_full_room_refuses_another_seat(server: Server) -> None:
     assert body["zh"] == "没有空座位"
 
 
-def test_hard_bots_think_off_the_event_loop_and_play(server: Server) -> None:
-    # the search bot ("hard") thinks up to a second a move in a worker thread; the room goes on, and a
-    # ping sent meanwhile is answered
-    r = room(server, bot="hard", hands=1)
+def test_search_bots_think_off_the_event_loop_and_play(server: Server) -> None:
+    # the search bot thinks up to a second a move in a pool's process; the room goes on, and a ping sent
+    # meanwhile is answered
+    r = room(server, bot="search", hands=1)
     c = Client(server, r["code"], r["token"])
     assert c.cmd("start")["t"] == "ack"
     first = my_turn(c)

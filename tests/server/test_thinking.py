@@ -36,7 +36,7 @@ def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[thinking.Pool]:
 
 def _bots_play(tmp_path: Path, pool: thinking.Pool, *, steps: int, restarts: int,
                seconds: float = 30.0) -> tuple[int, int]:
-    """A room of four "hard" bots dealt a hand, watched until it has played ``steps`` public steps and the pool
+    """A room of four search bots dealt a hand, watched until it has played ``steps`` public steps and the pool
     has restarted ``restarts`` times, or ``seconds`` passed; (version at the deal, public steps played).
 
     Waiting for the count (not a fixed 4 s) keeps the test meaningful on a loaded machine, where starting a
@@ -48,7 +48,7 @@ def _bots_play(tmp_path: Path, pool: thinking.Pool, *, steps: int, restarts: int
     async def main() -> tuple[int, int]:
         store = Store(f"sqlite:///{tmp_path / 'd.db'}")
         mgr = RoomManager(store, bot_delay=0.0)
-        room, _seat, _token = mgr.create(RoomConfig(timer=0, hands=1, bot="hard"), "A")
+        room, _seat, _token = mgr.create(RoomConfig(timer=0, hands=1, bot="search"), "A")
         for seat in room.seats:
             seat.kind, seat.token_hash = "bot", None
         room.pending = PendingDeal(LONG_HAND, [""] * len(room.seats))
@@ -91,9 +91,10 @@ def test_a_search_bot_chooses_in_a_worker_from_its_seats_view(pool: thinking.Poo
         st.close_window()
     seat = st.to_act()[0]
     view = st.view(seat, log=False)
-    bot = bot_for("hard", rules, "s")
-    make = thinking.remote(bot, "hard", rules)
+    bot = bot_for("search", rules, "s")
+    make = thinking.remote(bot, "search", rules)
     assert make is not None
+    assert thinking.remote(bot_for("hard", rules, "s"), "hard", rules) is None  # 困难, the learned bot: inline
     assert thinking.remote(bot_for("heuristic", rules, "s"), "heuristic", rules) is None  # cheap: inline
 
     async def main() -> object:

@@ -28,7 +28,7 @@ const capital = (w) => w[0].toUpperCase() + w.slice(1);
 const T = {
   zh: {
     title: "大贰 · 网上牌桌", create: "创建房间", join: "加入", joinCode: "房间号", name: "昵称",
-    rules: "规则", hands: "局数", timer: "出牌计时（秒，0=不限）", bot: "机器人", bot_easy: "简单", bot_normal: "普通", bot_hard: "困难（每步想一秒）",
+    rules: "规则", hands: "局数", timer: "出牌计时（秒，0=不限）", bot: "机器人", bot_easy: "简单", bot_normal: "普通", bot_hard: "困难",
     bot_random: "随机", bot_randomish: "半随机", bot_heuristic: "经验型", bot_search: "搜索型（每步想一秒）", bot_learned: "学习型", bot_hybrid: "混合型（每步想一秒）", house: "自定规则",
     spectate: "观战", start: "开始（空位由机器人补上）", waitingHost: "等待房主开始…", share: "分享房间号或链接：",
     copy: "复制链接", copied: "已复制", copySelected: "已选中链接，请长按或按 Ctrl+C 复制",
@@ -50,7 +50,7 @@ const T = {
   },
   en: {
     title: "Da Er · online table", create: "Create room", join: "Join", joinCode: "Room code", name: "Name",
-    rules: "Rules", hands: "Hands", timer: "Turn timer (s, 0 = none)", bot: "Bots", bot_easy: "Easy", bot_normal: "Normal", bot_hard: "Hard (thinks ~1 s a move)",
+    rules: "Rules", hands: "Hands", timer: "Turn timer (s, 0 = none)", bot: "Bots", bot_easy: "Easy", bot_normal: "Normal", bot_hard: "Hard",
     bot_random: "Random", bot_randomish: "Randomish", bot_heuristic: "Heuristic", bot_search: "Search (thinks ~1 s a move)", bot_learned: "Learned", bot_hybrid: "Hybrid (thinks ~1 s a move)", house: "House rules",
     spectate: "Watch", start: "Start (bots take empty seats)", waitingHost: "Waiting for the host…", share: "Share the code or link:",
     copy: "Copy link", copied: "Copied", copySelected: "Link selected: long-press or Ctrl+C to copy",
