@@ -66,7 +66,7 @@ of its kinds held once, twice, three and four times, its number of orphans, and 
 PAIR_FEATURES = OBS_SIZE + PAIR_EXTRA + N_ACTIONS
 """Length of one candidate's input in the "pair" form (544): view, candidate numbers, action one-hot."""
 MORE_FEATURES = PAIR_FEATURES + MORE
-"""Length of one candidate's input in the "pair" form with the 听 numbers (560): view, candidate numbers,
+"""Length of one candidate's input in the "pair" form with the 听 numbers (562): view, candidate numbers,
 :func:`daer.bots.features.candidate_more`, action one-hot."""
 _OFFER = 2 * N_KINDS + SEATS * (2 * N_KINDS + 4)
 """Where the kind on offer starts in an observation vector."""
