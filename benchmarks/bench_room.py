@@ -21,10 +21,10 @@ import time
 from typing import Any
 
 from daer.server import protocol as p
-from daer.server.bounds import RoomConfig
-from daer.server.manager import RoomManager
-from daer.server.metrics import ACTIONS_BY
-from daer.server.seating import Conn, token_hash
+from daer.server.ops.metrics import ACTIONS_BY
+from daer.server.safety.bounds import RoomConfig
+from daer.server.table.manager import RoomManager
+from daer.server.table.seating import Conn, token_hash
 from daer.store import Store
 
 

@@ -11,8 +11,8 @@ import sys
 import tempfile
 import time
 
-from daer.server.bounds import RoomConfig
-from daer.server.manager import RoomManager
+from daer.server.safety.bounds import RoomConfig
+from daer.server.table.manager import RoomManager
 from daer.store import Store
 
 

@@ -1,4 +1,4 @@
-"""The batch path (daer.score_batch) answers exactly as the general calculator, only faster."""
+"""The batch path (daer.calculator.batch) answers exactly as the general calculator, only faster."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from daer.calculator import score
+from daer.calculator.batch import score_fast, score_general, score_lines, split_requests
 from daer.cards import format_kinds, from_counts
 from daer.hands.samples import random_complete
 from daer.rules import preset_names
-from daer.score_batch import score_fast, score_general, score_lines, split_requests
 
 HAND = "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七"
 

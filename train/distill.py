@@ -39,8 +39,8 @@ from daer.bots.base import obvious
 from daer.bots.features import MORE, candidate_more
 from daer.bots.search import SearchBot
 from daer.engine.actions import Chi, Pass, Peng, Zhao
+from daer.engine.encoding import OBS_SIZE, encode_action, encode_view, offer_kind
 from daer.engine.record import new_hand
-from daer.env.encoding import OBS_SIZE, encode_action, encode_view, offer_kind
 from daer.rules import resolve_rules
 from daer.rules.model import Ruleset
 

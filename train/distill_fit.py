@@ -36,7 +36,7 @@ from distill import load
 from dmc import numpy_layers
 
 from daer.bots.learned import FEATURES, PAIR_EXTRA, QNet, candidate_extra, offer_of
-from daer.env.encoding import N_ACTIONS, OBS_SIZE
+from daer.engine.encoding import N_ACTIONS, OBS_SIZE
 
 SCALE = 4.0
 """Advantages are divided by this for the regression (the exported network gives points)."""

@@ -47,8 +47,8 @@ from daer.bots.arena import Series, lineups, play_deal
 from daer.bots.heuristic import HeuristicBot
 from daer.bots.learned import FEATURES, QNet, candidates
 from daer.engine.actions import Action, Hu
+from daer.engine.encoding import N_ACTIONS, OBS_SIZE, encode_action, encode_view, legal_indices, offer_kind
 from daer.engine.record import new_hand
-from daer.env.encoding import N_ACTIONS, OBS_SIZE, encode_action, encode_view, legal_indices, offer_kind
 from daer.rules import resolve_rules
 from daer.rules.model import Ruleset
 

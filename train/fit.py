@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from dmc import SCALE, Net, to_qnet
 
 from daer.bots.learned import FEATURES
-from daer.env.encoding import OBS_SIZE
+from daer.engine.encoding import OBS_SIZE
 
 
 def inputs(obs: np.ndarray, heur: np.ndarray) -> torch.Tensor:

@@ -30,7 +30,7 @@ from daer.bots.search import SearchBot
 from daer.cards import N_KINDS
 from daer.engine import new_hand
 from daer.engine.actions import Hu, Pass
-from daer.env.encoding import N_ACTIONS, OBS_SIZE, encode_action, encode_view, legal_indices, offer_kind
+from daer.engine.encoding import N_ACTIONS, OBS_SIZE, encode_action, encode_view, legal_indices, offer_kind
 from daer.rules import find_rules
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,8 +13,8 @@ from daer.bots.learned import MORE_FEATURES, PAIR_FEATURES, LearnedBot, QNet, ca
 from daer.cards import N_KINDS
 from daer.engine import new_hand
 from daer.engine.actions import Discard, Pass, Peng
+from daer.engine.encoding import N_ACTIONS, encode_view, legal_indices
 from daer.engine.views import View
-from daer.env.encoding import N_ACTIONS, encode_view, legal_indices
 from daer.hands import Meld, MeldKind, waits
 from daer.rules import find_rules
 

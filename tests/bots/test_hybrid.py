@@ -15,7 +15,7 @@ from daer.bots.arena import lineups, play_deal
 from daer.engine import new_hand
 from daer.engine.views import View
 from daer.rules import find_rules, preset_names
-from daer.server.bounds import RoomConfig, bot_for, check_bot, check_config
+from daer.server.safety.bounds import RoomConfig, bot_for, check_bot, check_config
 
 
 def searched_views(n: int, seed: int = 0) -> list[View]:

@@ -26,9 +26,9 @@ from daer.bots.learned import (
     weights_path,
 )
 from daer.engine import new_hand
-from daer.env.encoding import N_ACTIONS
+from daer.engine.encoding import N_ACTIONS
 from daer.rules import find_rules, preset_names
-from daer.server.bounds import RoomConfig, RoomError, bot_for, check_bot, check_config
+from daer.server.safety.bounds import RoomConfig, RoomError, bot_for, check_bot, check_config
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,8 +11,7 @@ import pytest
 from daer.bots import RandomBot
 from daer.cards import COPIES, N_KINDS
 from daer.engine import View, new_hand
-from daer.engine.world import sample_hidden, world_from_view
-from daer.env.encoding import (
+from daer.engine.encoding import (
     N_ACTIONS,
     OBS_SIZE,
     EncodingError,
@@ -22,6 +21,7 @@ from daer.env.encoding import (
     encode_view,
     legal_indices,
 )
+from daer.engine.world import sample_hidden, world_from_view
 from daer.rules import find_rules, preset_names
 
 

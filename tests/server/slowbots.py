@@ -1,4 +1,4 @@
-"""Bots for the search pool's tests, importable by a worker process (daer.server.thinking)."""
+"""Bots for the search pool's tests, importable by a worker process (daer.server.table.thinking)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from daer.server.answers import Answers
+from daer.server.http.answers import Answers
 
 
 def test_requests_with_one_key_take_turns_and_leave_no_lock_behind() -> None:

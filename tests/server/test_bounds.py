@@ -17,8 +17,8 @@ from serving import Client, Server, get, post
 from daer.bots import SearchBot
 from daer.rules import find_rules, preset_names
 from daer.rules.house import house_options, value_at
-from daer.server import bounds
-from daer.server.bounds import RoomConfig, bot_for
+from daer.server.safety import bounds
+from daer.server.safety.bounds import RoomConfig, bot_for
 from daer.store import SeatRow, Store
 
 

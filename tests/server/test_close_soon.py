@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from daer.server.seating import Conn, close_soon
+from daer.server.table.seating import Conn, close_soon
 
 
 def test_close_soon_without_a_running_loop_closes_after_the_queued_frames() -> None:

@@ -1,5 +1,5 @@
 """``--gc tuned``: the survivors of every collection are frozen, so no collection walks the rooms again; every
-pause is timed into /metrics (daer.server.metrics, issue 12 item 1)."""
+pause is timed into /metrics (daer.server.ops.metrics, issue 12 item 1)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from daer.server import metrics
-from daer.server.collector import YoungCollector
+from daer.server.ops import metrics
+from daer.server.ops.collector import YoungCollector
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_default_leaves_pythons_collector_alone() -> None:
 
 
 def test_freed_frozen_objects_hide_young_ones_from_the_count_and_the_timed_collection_walks_them(tuned: None) -> None:
-    """Why ``--gc tuned`` also collects on a clock (daer.server.collector): freeing old, frozen objects lowers
+    """Why ``--gc tuned`` also collects on a clock (daer.server.ops.collector): freeing old, frozen objects lowers
     the collector's count, so the young list grows far past the threshold without a collection; the timed
     collection walks it and freezes it all the same."""
     old = [[i] for i in range(30_000)]

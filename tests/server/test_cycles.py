@@ -1,6 +1,6 @@
 """The server's own code makes no reference cycles while rooms play, end and lose their sockets.
 
-``daer serve --gc tuned`` freezes the survivors of every young collection (:mod:`daer.server.metrics`), so a
+``daer serve --gc tuned`` freezes the survivors of every young collection (:mod:`daer.server.ops.metrics`), so a
 cycle that outlives one collection (10 ms) and dies later is never collected: a leak for a server that runs for
 days (docs/deploy.md, "Frozen cycles").  The probe there found none from ``daer`` itself — all of that garbage is
 asyncio's transports on Python 3.11 — and this test keeps it so: it plays rooms through hands (with stale, refused
@@ -19,7 +19,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from daer.server import create_app
-from daer.server.limits import Limits, Rate
+from daer.server.safety.limits import Limits, Rate
 
 HIGH = Rate(100000, 100000)
 
@@ -90,6 +90,6 @@ def test_rooms_that_play_end_and_lose_their_sockets_leave_no_cycles_of_daer_obje
         gc.enable()
     garbage, gc.garbage[:] = list(gc.garbage), []
     found = sorted(filter(None, map(ours, garbage)))
-    assert "daer.server.limits.Rate" in found, "the canary cycle was not seen: the test could not see a cycle"
-    found.remove("daer.server.limits.Rate")
+    assert "daer.server.safety.limits.Rate" in found, "the canary cycle was not seen: the test could not see a cycle"
+    found.remove("daer.server.safety.limits.Rate")
     assert found == [], f"reference cycles of daer's objects (never freed under --gc tuned): {found[:30]}"

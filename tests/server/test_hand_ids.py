@@ -7,7 +7,7 @@ import asyncio
 
 import msgspec
 
-from daer.server.bounds import RoomConfig
+from daer.server.safety.bounds import RoomConfig
 from daer.store import Store
 from daer.store.leases import Fence
 

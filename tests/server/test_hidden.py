@@ -35,10 +35,10 @@ from daer.bots.base import Bot
 from daer.engine import Action, GameState, new_hand
 from daer.rules import find_rules, preset_names
 from daer.server import protocol as p
-from daer.server.bounds import RoomConfig
-from daer.server.dealing import PendingDeal
-from daer.server.manager import RoomManager
-from daer.server.seating import Conn, token_hash
+from daer.server.safety.bounds import RoomConfig
+from daer.server.table.dealing import PendingDeal
+from daer.server.table.manager import RoomManager
+from daer.server.table.seating import Conn, token_hash
 from daer.store import Store
 
 

@@ -1,4 +1,4 @@
-"""The 叫牌 hint of an update is remembered (daer.server.hints): the remembered answer is the one a fresh search
+"""The 叫牌 hint of an update is remembered (daer.server.table.hints): the remembered answer is the one a fresh search
 gives, at every step of whole hands of every preset, and hidden seats' cards play no part in it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from daer.engine.views import View
 from daer.hands import Meld, MeldKind, waits
 from daer.rules import find_rules, preset_names
 from daer.rules.model import Ruleset
-from daer.server import hints
+from daer.server.table import hints
 
 
 def searched(rules: Ruleset, view: View) -> tuple[tuple[int, int], ...]:
@@ -56,9 +56,9 @@ def test_the_remembered_hint_is_the_searched_one_at_every_step() -> None:
 def test_a_matchs_kept_hint_is_the_searched_one_at_every_step() -> None:
     """Match.waits_of keeps each seat's last hint while its hand and melds stay the same: at every step of whole
     hands of every preset, for every seat, it gives what a fresh search gives."""
-    from daer.server.bounds import RoomConfig  # noqa: PLC0415
-    from daer.server.match import Match  # noqa: PLC0415
-    from daer.server.seating import Seat  # noqa: PLC0415
+    from daer.server.safety.bounds import RoomConfig  # noqa: PLC0415
+    from daer.server.table.match import Match  # noqa: PLC0415
+    from daer.server.table.seating import Seat  # noqa: PLC0415
 
     checked = kept = nonempty = 0
     for name in preset_names():

@@ -14,7 +14,7 @@ from serving import TEST_LIMITS, Client, Server, get, post
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from daer.server.guard import origin_allowed
+from daer.server.safety.guard import origin_allowed
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import pytest
 from serving import Server, post
 from websockets.sync.client import connect
 
-from daer.server.limits import Buckets, Counter, Rate, parse_rate
+from daer.server.safety.limits import Buckets, Counter, Rate, parse_rate
 
 
 def test_a_bucket_allows_its_burst_then_refuses_with_the_wait_until_a_token_is_back() -> None:

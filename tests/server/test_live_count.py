@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from daer.server import protocol as p
-from daer.server.bounds import RoomConfig
-from daer.server.expiry import sweep
-from daer.server.manager import RoomManager
+from daer.server.safety.bounds import RoomConfig
+from daer.server.table.expiry import sweep
+from daer.server.table.manager import RoomManager
 from daer.store import Store
 
 ADDRESSES = ("10.0.0.1", "10.0.0.2", "10.0.0.3")

@@ -18,8 +18,8 @@ from serving import TEST_LIMITS, Client, Server, get, post, room
 from daer.cards import BIG_CHARS, SMALL_CHARS, format_kinds, kind_of
 from daer.engine import loads, new_hand
 from daer.rules import resolve_rules
-from daer.server.logs import JsonFormatter, TextFormatter, ctx, setup_logging
-from daer.server.seating import token_hash
+from daer.server.ops.logs import JsonFormatter, TextFormatter, ctx, setup_logging
+from daer.server.table.seating import token_hash
 
 _NUMBERS = re.compile(r"\d+(?:\s*[,，]\s*\d+){4,}")
 """Five or more numbers in a row: any list form of a hand of card ids or kinds (a hand holds ~20)."""
@@ -185,8 +185,8 @@ def test_a_room_moving_between_workers_is_logged_with_its_code(db_url: str, capl
     logs of a cluster follow a table from one worker to the next."""
     from sqlalchemy import text  # noqa: PLC0415
 
-    from daer.server.bounds import RoomConfig  # noqa: PLC0415
-    from daer.server.manager import RoomManager  # noqa: PLC0415
+    from daer.server.safety.bounds import RoomConfig  # noqa: PLC0415
+    from daer.server.table.manager import RoomManager  # noqa: PLC0415
     from daer.store import Store  # noqa: PLC0415
 
     a, b = (RoomManager(Store(db_url), bot_delay=0.0, worker=w, lease_ttl=30.0, sole=False) for w in "ab")

@@ -1,4 +1,4 @@
-"""The match alone (daer.server.match, issue 12 item 7): a plain state machine driven with no store, no socket and
+"""The match alone (daer.server.table.match, issue 12 item 7): a plain state machine driven with no store, no socket and
 no event loop — unit tests of its authority checks, and a random simulation (plain seeds and Hypothesis) that
 sends random commands from random seats and checks the invariants: only typed errors, a refused command changes
 nothing, nothing changes without a row to store, every hand replays from its stored record, and a match rebuilt
@@ -18,11 +18,11 @@ from hypothesis import strategies as hs
 
 from daer.engine import Action, GameState, IllegalActionError
 from daer.server import protocol as p
-from daer.server.bounds import RoomConfig, RoomError, check_config
-from daer.server.dealing import PendingDeal
-from daer.server.match import Match
-from daer.server.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite
-from daer.server.seating import Seat, token_hash
+from daer.server.safety.bounds import RoomConfig, RoomError, check_config
+from daer.server.table.dealing import PendingDeal
+from daer.server.table.match import Match
+from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite
+from daer.server.table.seating import Seat, token_hash
 
 action_codec = msgspec.json.Decoder(Action)
 
@@ -340,11 +340,12 @@ def test_the_match_module_does_no_io() -> None:
     import ast  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
 
-    import daer.server.match as match_module  # noqa: PLC0415
-    import daer.server.outcome as outcome_module  # noqa: PLC0415
+    import daer.server.table.match as match_module  # noqa: PLC0415
+    import daer.server.table.outcome as outcome_module  # noqa: PLC0415
 
-    banned = {"asyncio", "time", "socket", "logging", "secrets", "sqlalchemy", "daer.store.db", "daer.server.port",
-              "daer.server.rooms", "daer.server.audience", "daer.server.clock", "daer.server.thinking"}
+    banned = {"asyncio", "time", "socket", "logging", "secrets", "sqlalchemy", "daer.store.db",
+              "daer.server.table.port", "daer.server.table.rooms", "daer.server.table.audience",
+              "daer.server.table.clock", "daer.server.table.thinking"}
     for module in (match_module, outcome_module):
         tree = ast.parse(Path(str(module.__file__)).read_text())
         names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

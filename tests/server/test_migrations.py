@@ -15,8 +15,8 @@ from sqlalchemy import create_engine, text
 
 from daer.engine import new_hand
 from daer.rules import find_rules
-from daer.server.manager import room_from_row
-from daer.server.port import Leases
+from daer.server.table.port import Leases
+from daer.server.table.rooms import room_from_row
 from daer.store import Store
 
 

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from serving import Server, get, post
 
-from daer.server import bounds
-from daer.server.bounds import RoomConfig
-from daer.server.dealing import PendingDeal
-from daer.server.manager import RoomManager
+from daer.server.safety import bounds
+from daer.server.safety.bounds import RoomConfig
+from daer.server.table.dealing import PendingDeal
+from daer.server.table.manager import RoomManager
 from daer.store import Store
 
 
@@ -66,7 +66,7 @@ def delays_of_an_all_bot_room(tmp_path: Path, pace: str) -> list[float]:
         call_later = loop.call_later
 
         def record(delay: float, callback: Any, *args: Any) -> asyncio.TimerHandle:
-            if getattr(callback, "__name__", "") == "due":  # a room's timer (daer.server.clock.due)
+            if getattr(callback, "__name__", "") == "due":  # a room's timer (daer.server.table.clock.due)
                 delays.append(delay)
             return call_later(delay, callback, *args)
 

@@ -13,7 +13,7 @@ from databases import DATABASES, new_database
 from serving import Client, Server, get, post, room
 from websockets.exceptions import ConnectionClosed
 
-from daer.server.app import FLOOD_BURST
+from daer.server.http.app import FLOOD_BURST
 
 
 @pytest.fixture(scope="module", params=DATABASES)

@@ -13,11 +13,11 @@ from sqlalchemy import text
 from starlette.testclient import TestClient
 
 from daer.server import create_app
-from daer.server.bounds import RoomConfig, RoomError
-from daer.server.limits import Limits, Rate, address_key
-from daer.server.manager import RoomManager
-from daer.server.rooms import request_key
-from daer.server.seating import token_hash
+from daer.server.safety.bounds import RoomConfig, RoomError
+from daer.server.safety.limits import Limits, Rate, address_key
+from daer.server.table.manager import RoomManager
+from daer.server.table.rooms import request_key
+from daer.server.table.seating import token_hash
 from daer.store import Store
 from daer.store.leases import LeaseLost, holder
 

@@ -12,11 +12,12 @@ import pytest
 
 from daer.bots.base import Bot
 from daer.rules.model import Ruleset
-from daer.server import bounds, rooms
 from daer.server import protocol as p
-from daer.server.bounds import RoomConfig
-from daer.server.manager import RoomManager
-from daer.server.rooms import Room
+from daer.server.safety import bounds
+from daer.server.safety.bounds import RoomConfig
+from daer.server.table import rooms
+from daer.server.table.manager import RoomManager
+from daer.server.table.rooms import Room
 from daer.store import Store
 
 

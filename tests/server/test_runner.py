@@ -13,12 +13,12 @@ from typing import Any, cast
 
 import pytest
 
-from daer.server import clock
 from daer.server import protocol as p
-from daer.server.bounds import RoomConfig
-from daer.server.manager import RoomManager
-from daer.server.metrics import STEP_LATE
-from daer.server.rooms import Room
+from daer.server.ops.metrics import STEP_LATE
+from daer.server.safety.bounds import RoomConfig
+from daer.server.table import clock
+from daer.server.table.manager import RoomManager
+from daer.server.table.rooms import Room
 from daer.store import Store
 
 

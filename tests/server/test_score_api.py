@@ -12,8 +12,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from daer.server import create_app
-from daer.server.limits import Limits, Rate
-from daer.server.score_api import MAX_SCORE_BODY, MAX_SCORE_LINES
+from daer.server.http.score_api import MAX_SCORE_BODY, MAX_SCORE_LINES
+from daer.server.safety.limits import Limits, Rate
 
 HAND = "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七"
 GOOD = {"hand": HAND, "win": {"card": "十", "from": "other"}}

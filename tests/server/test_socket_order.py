@@ -6,9 +6,9 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
-from daer.server.app import Session
-from daer.server.limits import Limits
-from daer.server.sockets import SEND_NOW
+from daer.server.http.app import Session
+from daer.server.http.sockets import SEND_NOW
+from daer.server.safety.limits import Limits
 
 
 class _Socket:

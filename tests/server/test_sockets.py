@@ -1,4 +1,4 @@
-"""The WebSocket protocol of ``daer serve`` (server/sockets.py): a socket is read on while fewer than BACKLOG
+"""The WebSocket protocol of ``daer serve`` (server/http/sockets.py): a socket is read on while fewer than BACKLOG
 messages wait for the session, and paused past it (uvicorn's own pauses at the first)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
-from daer.server.sockets import BACKLOG, DaerWebSocketProtocol
+from daer.server.http.sockets import BACKLOG, DaerWebSocketProtocol
 
 
 class _Transport:
@@ -112,7 +112,7 @@ def test_send_now_writes_the_frame_only_when_the_asgi_send_would_not_wait() -> N
 
 
 def test_a_connection_writes_directly_only_with_nothing_queued_before() -> None:
-    from daer.server.seating import Conn  # noqa: PLC0415
+    from daer.server.table.seating import Conn  # noqa: PLC0415
 
     async def run() -> None:
         sent: list[str] = []
@@ -187,7 +187,7 @@ class _Gate:
 
 
 def test_frames_pushed_while_corked_go_out_together_after_the_commit_in_order() -> None:
-    from daer.server.seating import Conn  # noqa: PLC0415
+    from daer.server.table.seating import Conn  # noqa: PLC0415
 
     async def run() -> None:
         calls: list[tuple[str, ...]] = []
@@ -237,7 +237,7 @@ def test_frames_pushed_while_corked_go_out_together_after_the_commit_in_order() 
 def test_a_text_frame_is_framed_as_the_websockets_library_frames_a_servers() -> None:
     from websockets.frames import Frame, Opcode  # noqa: PLC0415
 
-    from daer.server.sockets import text_frame  # noqa: PLC0415
+    from daer.server.http.sockets import text_frame  # noqa: PLC0415
 
     for n in (0, 1, 125, 126, 127, 4000, 65535, 65536, 70000):
         payload = ("机" * (n // 3) + "x" * (n % 3)).encode()

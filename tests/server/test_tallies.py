@@ -1,4 +1,4 @@
-"""The hot path's counters and histograms (daer.server.tallies): lock-free, and scraped exactly as
+"""The hot path's counters and histograms (daer.server.ops.tallies): lock-free, and scraped exactly as
 prometheus-client's own Counter and Histogram with the same values (issue 12 item 1)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import threading
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from daer.server import metrics, tallies
-from daer.server.tallies import Tally
+from daer.server.ops import metrics, tallies
+from daer.server.ops.tallies import Tally
 
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 

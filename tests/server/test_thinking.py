@@ -1,5 +1,5 @@
 """Search bots think in a pool of processes under a hard cap; a decision past the cap, or a worker that dies,
-is answered by the heuristic choice and the room plays on (daer.server.thinking, issue 12 item 1)."""
+is answered by the heuristic choice and the room plays on (daer.server.table.thinking, issue 12 item 1)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ import slowbots
 
 from daer.engine import new_hand
 from daer.rules import find_rules
-from daer.server import bounds, thinking
-from daer.server.bounds import RoomConfig, bot_for
-from daer.server.dealing import PendingDeal
-from daer.server.manager import RoomManager
+from daer.server.safety import bounds
+from daer.server.safety.bounds import RoomConfig, bot_for
+from daer.server.table import thinking
+from daer.server.table.dealing import PendingDeal
+from daer.server.table.manager import RoomManager
 from daer.store import Store
 
 LONG_HAND = "ab" * 32
@@ -106,7 +107,7 @@ def test_a_search_bot_chooses_in_a_worker_from_its_seats_view(pool: thinking.Poo
 def test_the_workers_exit_when_their_server_is_killed(tmp_path: Path) -> None:
     script = (
         "import os\n"
-        "from daer.server import thinking\n"
+        "from daer.server.table import thinking\n"
         "pool = thinking.Pool(1)\n"
         "print(pool.executor().submit(os.getpid).result(timeout=60), flush=True)\n"
         "os._exit(0)  # as kill -9 would: no shutdown of the pool\n"

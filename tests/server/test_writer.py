@@ -10,9 +10,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from daer.server.bounds import RoomConfig
-from daer.server.manager import RoomManager
-from daer.server.seating import Conn
+from daer.server.safety.bounds import RoomConfig
+from daer.server.table.manager import RoomManager
+from daer.server.table.seating import Conn
 from daer.store import ReplyRow, Store
 from daer.store.leases import Fence
 from daer.store.writer import Stmt, WriteConflict

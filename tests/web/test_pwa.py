@@ -17,7 +17,7 @@ from serving import Server
 from test_page_bugs import strict
 from test_table import create_room, hand_ids
 
-from daer.server.pwa import build, shell_files, worker_source
+from daer.server.http.pwa import build, shell_files, worker_source
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "daer" / "web"
 OFFLINE_ZH = "离线：连不上服务器"

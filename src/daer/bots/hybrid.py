@@ -27,8 +27,8 @@ from daer.bots.features import candidate_more
 from daer.bots.learned import QNet, load_net, weights_path
 from daer.bots.search import SearchBot
 from daer.engine.actions import Action
+from daer.engine.encoding import encode_action, encode_view, offer_kind
 from daer.engine.views import View
-from daer.env.encoding import encode_action, encode_view, offer_kind
 from daer.rules.model import Ruleset
 
 PRIOR = 16.0

@@ -4,7 +4,7 @@ The network is a multilayer perceptron in one of two forms (docs/bots.md):
 
 - **pair** (the shipped 泸州 weights, distilled from the search bot by ``train/distill.py`` and
   ``train/distill_fit.py``): one value per candidate from :data:`PAIR_FEATURES` numbers — the observation of
-  :func:`daer.env.encoding.encode_view`, the candidate's own numbers (:func:`candidate_extra`: the hand after
+  :func:`daer.engine.encoding.encode_view`, the candidate's own numbers (:func:`candidate_extra`: the hand after
   it, its orphans, "is the heuristic choice") and a one-hot of its action index (:func:`candidate_rows`);
   the values are advantages over the heuristic choice in points.
 - **actions** (``train/dmc.py``): one value per action index from :data:`FEATURES` numbers — the
@@ -35,9 +35,8 @@ from daer.bots.heuristic import HeuristicBot, connections
 from daer.cards import N_KINDS, is_big, number_of
 from daer.engine.actions import Action, Bao, Discard
 from daer.engine.claims import CHI_PAIRS, orphans
-from daer.engine.views import View
-from daer.env.encoding import _BI_COMBOS as BI_GROUPS
-from daer.env.encoding import (
+from daer.engine.encoding import _BI_COMBOS as BI_GROUPS
+from daer.engine.encoding import (
     BI_COMBOS,
     CHI_BASE,
     N_ACTIONS,
@@ -50,6 +49,7 @@ from daer.env.encoding import (
     legal_indices,
     offer_kind,
 )
+from daer.engine.views import View
 from daer.rules import find_rules
 from daer.rules.model import Ruleset
 

@@ -10,18 +10,7 @@ from __future__ import annotations
 
 import sys
 
-
-def score_json() -> int:
-    """``daer score --json``: JSON (Lines) on stdin, one JSON line per request on stdout; the exit status."""
-    from daer.score_batch import score_lines  # noqa: PLC0415 — loaded only for this command
-
-    lines, errors = score_lines(sys.stdin.buffer.read())
-    for number, message in errors:
-        print(f"daer score: input {number}: {message}", file=sys.stderr)
-    if lines:
-        sys.stdout.buffer.write(b"\n".join(lines) + b"\n")
-        sys.stdout.buffer.flush()
-    return 2 if errors else 0
+from daer.cli.score_json import score_json
 
 
 def main() -> None:

@@ -10,9 +10,9 @@ from rich.console import Console
 
 from daer.calculator import RequestError, parse_request, score_request
 from daer.cards import format_kinds
-from daer.cli.entry import score_json
 from daer.cli.explain import print_result
 from daer.cli.options import check_lang
+from daer.cli.score_json import score_json
 from daer.hands import waits
 from daer.rules import RulesError, parse_override
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from daer.server.limits import DEFAULT_RATES, Limits, Rate, parse_rate
+from daer.server.safety.limits import DEFAULT_RATES, Limits, Rate, parse_rate
 
 _DEF = Limits()
 
@@ -156,8 +156,8 @@ def serve(
     import uvicorn  # noqa: PLC0415 - the server stack loads only for this command
 
     from daer.server import create_app  # noqa: PLC0415
-    from daer.server.logs import setup_logging  # noqa: PLC0415
-    from daer.server.sockets import DaerWebSocketProtocol  # noqa: PLC0415
+    from daer.server.http.sockets import DaerWebSocketProtocol  # noqa: PLC0415
+    from daer.server.ops.logs import setup_logging  # noqa: PLC0415
     from daer.store import database_url  # noqa: PLC0415
 
     limits = Limits(

@@ -14,19 +14,17 @@ from typing import TYPE_CHECKING
 
 from daer.engine.actions import Action, Hu, Pass
 from daer.engine.claims import resolve
+from daer.engine.handstate import Instant
 from daer.engine.views import Result
 from daer.hands import instant_win
-from daer.hands.groups import Group
 from daer.mingtang import settle_instant
 
 if TYPE_CHECKING:
-    from daer.engine.state import GameState
-
-Instant = tuple[str, int, tuple[Group, ...]]
-"""(name 3垅/5坎, 胡, scored 列) of :func:`daer.hands.instant_win`."""
+    from daer.engine.handstate import HandState
 
 
-def instant_seats(st: GameState) -> dict[int, Instant]:
+
+def instant_seats(st: HandState) -> dict[int, Instant]:
     """Playing seats whose dealt hand is an instant win, in turn order from the dealer."""
     out: dict[int, Instant] = {}
     for seat in st.players:
@@ -36,7 +34,7 @@ def instant_seats(st: GameState) -> dict[int, Instant]:
     return out
 
 
-def offer_instant(st: GameState, wins: dict[int, Instant]) -> None:
+def offer_instant(st: HandState, wins: dict[int, Instant]) -> None:
     """Ask every seat of ``wins`` to 胡 or 过 (or, when the win is not optional, let the first win)."""
     if not st.rules.win.instant_optional:
         seat = next(iter(wins))
@@ -50,7 +48,7 @@ def offer_instant(st: GameState, wins: dict[int, Instant]) -> None:
     st.options = {seat: [Hu(seat=seat), Pass(seat=seat)] for seat in wins}
 
 
-def resolve_instant(st: GameState) -> None:
+def resolve_instant(st: HandState) -> None:
     """All asked seats answered: the first taker in turn order wins, else the hand plays on."""
     win: Action | None = resolve(st.players, st.choices)
     st.options = {}
@@ -62,7 +60,7 @@ def resolve_instant(st: GameState) -> None:
         st.start_play()
 
 
-def take_instant(st: GameState, seat: int, inst: Instant) -> None:
+def take_instant(st: HandState, seat: int, inst: Instant) -> None:
     """End the hand with ``seat``'s instant win, paid on every card of its dealt hand."""
     name, hu, groups = inst
     settlement = settle_instant(st.rules, tuple(st.counts[seat]), groups, hu, winner=seat, dealer=st.dealer,

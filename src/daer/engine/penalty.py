@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 from daer.engine.actions import Hu, Peng, Zhao
 
 if TYPE_CHECKING:
-    from daer.engine.state import GameState
+    from daer.engine.handstate import HandState
 
 
-def note_unmade(st: GameState) -> None:
+def note_unmade(st: HandState) -> None:
     """Record, before a claim is resolved, the seats that passed up a possible 碰 or 招."""
     pen = st.rules.penalty
     if not (pen.unmade_peng or pen.unmade_zhao):
@@ -32,7 +32,7 @@ def note_unmade(st: GameState) -> None:
             st.unmade[seat].add("zhao")
 
 
-def huang_penalties(st: GameState) -> tuple[tuple[int, str], ...]:
+def huang_penalties(st: HandState) -> tuple[tuple[int, str], ...]:
     """(seat, reasons) of the seats that pay 包 at a 黄 end: ``peng``, ``zhao`` or ``peng+zhao``."""
     return tuple((seat, "+".join(r for r in ("peng", "zhao") if r in st.unmade[seat]))
                  for seat in st.players if st.unmade[seat])

@@ -31,7 +31,8 @@ from daer.engine.events import (
     Revealed,
     seen_by,
 )
-from daer.engine.instant import Instant, instant_seats, offer_instant, resolve_instant
+from daer.engine.handstate import Instant
+from daer.engine.instant import instant_seats, offer_instant, resolve_instant
 from daer.engine.penalty import huang_penalties, note_unmade
 from daer.engine.views import Offer, Phase, Result, ShownOffer, TableMeld, TableSeen, View
 from daer.hands import Meld, MeldKind, iter_arrangements, waits

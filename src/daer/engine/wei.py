@@ -28,10 +28,10 @@ from daer.engine.views import Offer, TableMeld
 from daer.hands import Meld, MeldKind
 
 if TYPE_CHECKING:
-    from daer.engine.state import GameState
+    from daer.engine.handstate import HandState
 
 
-def forced_how(st: GameState, seat: int, k: int) -> str | None:
+def forced_how(st: HandState, seat: int, k: int) -> str | None:
     """The forced take of ``seat``'s own revealed card of kind ``k``: ``ti``, ``wei``, ``chou_wei`` or None."""
     p = st.rules.play
     c = st.counts[seat][k]
@@ -42,24 +42,24 @@ def forced_how(st: GameState, seat: int, k: int) -> str | None:
     return None
 
 
-def face_down(st: GameState, seat: int, cid: int) -> bool:
+def face_down(st: HandState, seat: int, cid: int) -> bool:
     """The card ``seat`` reveals goes into a face-down 偎 (``play.wei_hidden``; a 臭偎 is face up)."""
     return st.rules.play.wei_hidden and forced_how(st, seat, kind_of(cid)) == "wei"
 
 
-def meld_viewer(st: GameState, owner: int, seat: int | None) -> int | None:
+def meld_viewer(st: HandState, owner: int, seat: int | None) -> int | None:
     """Whose eyes ``seat`` sees ``owner``'s melds with: the owner's once he has won (he shows his hand)."""
     won = st.result is not None and st.result.winner == owner
     return owner if won else seat
 
 
-def offer_hidden(st: GameState, seat: int | None) -> bool:
+def offer_hidden(st: HandState, seat: int | None) -> bool:
     """The card on offer is one its revealer will 偎 face down (he alone decides on 偎胡): hidden from ``seat``."""
     offer = st.offer
     return offer is not None and st.forced == "wei" and st.rules.play.wei_hidden and seat != offer.owner
 
 
-def on_reveal(st: GameState, seat: int, cid: int) -> bool:
+def on_reveal(st: HandState, seat: int, cid: int) -> bool:
     """Handle a forced 偎 / 提 of the card ``seat`` just revealed; False when there is none.
 
     A revealer who can 胡 on the card is asked alone (胡 or 过); :func:`take` runs on 过.
@@ -80,7 +80,7 @@ def on_reveal(st: GameState, seat: int, cid: int) -> bool:
     return True
 
 
-def take(st: GameState, seat: int, cid: int, how: str) -> None:
+def take(st: HandState, seat: int, cid: int, how: str) -> None:
     """Make the forced 提 / 偎 of ``cid`` for ``seat``, log it, and go on (discard, or 八块)."""
     k = kind_of(cid)
     st.forced = None
@@ -99,7 +99,7 @@ def take(st: GameState, seat: int, cid: int, how: str) -> None:
     st._after_claim_or_deal(seat)
 
 
-def meld_index(st: GameState, seat: int, kind: MeldKind, k: int) -> int | None:
+def meld_index(st: HandState, seat: int, kind: MeldKind, k: int) -> int | None:
     """Index of the seat's table meld of ``kind`` made of kind ``k``, if any."""
     for i, m in enumerate(st.melds[seat]):
         if m.kind == kind.value and m.kinds and m.kinds[0] == k:
@@ -107,7 +107,7 @@ def meld_index(st: GameState, seat: int, kind: MeldKind, k: int) -> int | None:
     return None
 
 
-def pao_meld(st: GameState, seat: int, offer: Offer) -> int | None:
+def pao_meld(st: HandState, seat: int, offer: Offer) -> int | None:
     """The 偎 (any offer) or 碰 (a reveal) that 跑 would grow with the card on offer (``play.pao``)."""
     if not st.rules.play.pao:
         return None
@@ -117,7 +117,7 @@ def pao_meld(st: GameState, seat: int, offer: Offer) -> int | None:
     return meld_index(st, seat, MeldKind.PENG, offer.kind)
 
 
-def upgrade(st: GameState, seat: int, i: int, kind: MeldKind, cid: int) -> tuple[int, ...]:
+def upgrade(st: HandState, seat: int, i: int, kind: MeldKind, cid: int) -> tuple[int, ...]:
     """Grow table meld ``i`` of ``seat`` by card ``cid`` into a four of ``kind`` (跑 or 提)."""
     old = st.melds[seat][i]
     ids = tuple(sorted((*old.ids, cid)))

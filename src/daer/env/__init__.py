@@ -1,8 +1,9 @@
 """Learning environments: a PettingZoo AEC game, a Gymnasium single-seat wrapper, fixed encodings.
 
 Needs the ``env`` extra (``pip install daer[env]``: pettingzoo, gymnasium) for the environments;
-the encodings (:mod:`daer.env.encoding`) need numpy only, so this package imports the
-environments lazily: ``from daer.env.encoding import encode_view`` works without the extra.
+the encodings live in :mod:`daer.engine.encoding` (numpy only; the learned bots read them too) and are
+exported here, so this package imports the environments lazily: ``from daer.env import encode_view``
+works without the extra.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from daer.env.encoding import N_ACTIONS, OBS_SIZE, action_mask, decode_action, encode_action, encode_view
+from daer.engine.encoding import N_ACTIONS, OBS_SIZE, action_mask, decode_action, encode_action, encode_view
 
 _LAZY = {"DaerAECEnv": "daer.env.aec", "env": "daer.env.aec", "DaerSingleEnv": "daer.env.single"}
 

@@ -4,7 +4,7 @@ Agents are ``seat_0`` … ``seat_3``; each hand the playing seats are the live a
 (the 底家 sits out).  The agent selected is the seat that must decide now: the
 discarder, or one of the seats asked about a card on offer (their answers stay
 hidden until all are in, as in the engine).  Observations are ``{"observation",
-"action_mask"}`` from :mod:`daer.env.encoding`, built from the seat's view only.
+"action_mask"}`` from :mod:`daer.engine.encoding`, built from the seat's view only.
 The reward comes at the end of the hand: each seat's points.
 """
 
@@ -18,9 +18,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # no py.typed in pettingzoo 1.27
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
+from daer.engine.encoding import N_ACTIONS, OBS_SIZE, action_mask, decode_action, encode_view
 from daer.engine.record import new_hand
 from daer.engine.state import GameState
-from daer.env.encoding import N_ACTIONS, OBS_SIZE, action_mask, decode_action, encode_view
 from daer.rules import resolve_rules
 from daer.rules.model import Ruleset
 

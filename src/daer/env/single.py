@@ -8,7 +8,7 @@ points, given when the hand ends.  A hand that ends before the learner's first
 decision (an instant win, a bot's 天胡) is dealt again.  :meth:`DaerSingleEnv.action_masks` returns the
 mask (the convention of sb3-contrib's ``MaskablePPO``).  An illegal index raises
 :class:`~daer.engine.errors.IllegalActionError` (or an
-:class:`~daer.env.encoding.EncodingError`), unless ``illegal_penalty`` is given: the
+:class:`~daer.engine.encoding.EncodingError`), unless ``illegal_penalty`` is given: the
 episode then ends with that reward.
 """
 
@@ -23,10 +23,10 @@ import numpy.typing as npt
 
 from daer.bots import make_bot
 from daer.bots.base import Bot
+from daer.engine.encoding import N_ACTIONS, action_mask, decode_action, encode_view
 from daer.engine.record import new_hand
 from daer.engine.state import GameState
 from daer.env.aec import ObsDict, observation_space
-from daer.env.encoding import N_ACTIONS, action_mask, decode_action, encode_view
 from daer.rules import resolve_rules
 from daer.rules.model import Ruleset
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from daer.cards import is_big
 from daer.hands.groups import GroupKind
 from daer.mingtang.context import WinContext, scoring_run
+from daer.rules.model import PATTERN_IDS
 
 _QUADS = (GroupKind.ZHAO, GroupKind.LONG)
 
@@ -43,7 +44,9 @@ PATTERNS: dict[str, Pattern] = {}
 def pattern(id: str, zh: str, en: str, *, supersedes: tuple[str, ...] = ()) -> Callable[
     [Callable[[WinContext], int | bool]], Callable[[WinContext], int | bool]
 ]:
-    """Register the decorated test as a pattern."""
+    """Register the decorated test as a pattern (its id must be one of :data:`daer.rules.model.PATTERN_IDS`)."""
+    if id not in PATTERN_IDS:
+        raise ValueError(f"pattern {id!r} is not in daer.rules.model.PATTERN_IDS: list it there first")
 
     def deco(fn: Callable[[WinContext], int | bool]) -> Callable[[WinContext], int | bool]:
         PATTERNS[id] = Pattern(id, zh, en, lambda ctx: int(fn(ctx)), supersedes)

@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from daer.rules.model import Ruleset
+from daer.rules.model import PATTERN_IDS, Ruleset
 
 DEFAULT_RULES = "luzhou"
 """The ruleset used when none is named."""
@@ -87,9 +87,7 @@ def _build(data: Mapping[str, Any]) -> Ruleset:
         rules = msgspec.convert(dict(data), Ruleset, strict=True)
     except msgspec.ValidationError as exc:
         raise RulesError(f"规则有误 invalid ruleset: {exc}") from None
-    from daer.mingtang.patterns import PATTERNS  # noqa: PLC0415 — the patterns import the rules model
-
-    unknown = sorted(set(rules.scoring.patterns) - set(PATTERNS))
+    unknown = sorted(set(rules.scoring.patterns) - PATTERN_IDS)
     if unknown:
         raise RulesError(f"未知的名堂 unknown pattern(s) in scoring.patterns: {', '.join(unknown)}")
     return rules

@@ -253,6 +253,18 @@ class HuayangScoring(_Options, frozen=True, kw_only=True, forbid_unknown_fields=
     """番 of 海底 when it is the only 花样 (平胡海底算1番, added to the plain 1)."""
 
 
+PATTERN_IDS: frozenset[str] = frozenset({
+    "red_hu", "hong", "zhen_zhu", "jia_zhu", "zhao_yin", "long_yin", "he_yin", "san_yin", "pian", "hua",
+    "bian_di_jin", "shisan_taibao", "shiwu_guandeng", "wu_hu", "hei", "zimei_peng", "zimei_zhao", "zimei_long",
+    "qia", "bang", "qing", "piao", "shuang_piaodai", "da_xiao_18", "gao", "kun", "duidui", "wu_duidui", "phz_red",
+    "dian_hu", "hong_wu", "quan", "seat_card", "tianhu", "dihu", "huilong", "haidilao", "haidi", "bao", "xi_24",
+    "hu_30", "hu_33", "hu_36",
+})
+"""The 名堂 / 番 / 花样 a ruleset's ``scoring.patterns`` may name: part of the ruleset's schema, checked when
+a ruleset is built (:func:`daer.rules.loader.resolve_rules`).  Each is tested by one pattern of
+:mod:`daer.mingtang.patterns`, which registers exactly these ids (adding a 名堂 means listing it here too)."""
+
+
 class ScoringRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """How a won hand is paid."""
 

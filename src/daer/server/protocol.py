@@ -139,7 +139,7 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     work: dict[str, Any] | None = None
     """When a hand is over: the settlement's working (:func:`daer.settlement_work.worked`), 胡 → 等 → amounts."""
     pace: str = "normal"
-    """节奏: the room's pace, ``fast`` / ``normal`` / ``slow`` (:data:`daer.server.bounds.PACES`)."""
+    """节奏: the room's pace, ``fast`` / ``normal`` / ``slow`` (:data:`daer.server.safety.bounds.PACES`)."""
 
 
 class Welcome(_Msg, frozen=True, tag="welcome"):

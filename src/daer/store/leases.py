@@ -8,7 +8,7 @@ still what the writer holds (a compare-and-set expecting one row), and fails who
 was taken over can never write the room again, whatever it still believes.
 
 These are the statements; when to acquire, renew, release or hand a room over is decided in one place,
-:mod:`daer.server.port`.
+:mod:`daer.server.table.port`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 // The table page's offline worker (/sw.js, scope /): the page shell opens at once from its cache, even on a flaky
 // network; the game itself (the API, the WebSocket) always goes to the server and is never cached.
 //
-// The server writes BUILD when it serves this file (daer.server.pwa): the version is a hash of the shell's files
+// The server writes BUILD when it serves this file (daer.server.http.pwa): the version is a hash of the shell's files
 // and the list is every file the lobby, the table and the replay load.  A new version changes these bytes, so the
 // browser installs the new worker, which caches the new files in a cache of its own, takes over and deletes the
 // old caches; the page (web/pwa.js) offers a reload.

@@ -1,6 +1,6 @@
 """Who made a room, so a cluster counts each address's live rooms in the store (not in one worker's memory).
 
-- ``rooms.creator``: a hash of the address that created the room (``daer.server.limits.address_key``; None
+- ``rooms.creator``: a hash of the address that created the room (``daer.server.safety.limits.address_key``; None
   for rooms made before this revision), indexed: ``daer serve --max-rooms-per-address`` is checked with one
   count over the live rooms of that address, whichever worker made them.
 

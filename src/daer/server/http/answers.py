@@ -1,7 +1,7 @@
 """Answers to HTTP requests with a client request id (请求编号, ``rid``): a double tap gets the first answer.
 
 Kept in this process's memory for a while; what a create or join took is also stored with its room
-(:func:`daer.server.rooms.request_key`), so a repeat that reaches another worker or a restarted process gets
+(:func:`daer.server.table.rooms.request_key`), so a repeat that reaches another worker or a restarted process gets
 the same room and seat (docs/protocol.md, "Double taps").
 """
 

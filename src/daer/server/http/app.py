@@ -1,7 +1,7 @@
 """The ASGI app: the page (static files), a small JSON API for rooms and records, and the WebSocket.
 
 The socket layer parses and forwards: message shape, size and rate are checked here, the rules by the
-engine (through :mod:`daer.server.rooms`).
+engine (through :mod:`daer.server.table.rooms`).
 """
 
 from __future__ import annotations
@@ -31,24 +31,24 @@ from daer.engine.record import RecordError
 from daer.rules import preset_names
 from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
-from daer.server.answers import Answers
-from daer.server.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
-from daer.server.collector import YoungCollector
-from daer.server.dealing import fairness_of
-from daer.server.expiry import sweep_forever
-from daer.server.guard import Guard
-from daer.server.limits import Limits, address_of
-from daer.server.logs import COMMAND_LEVELS, SLOW, ctx
-from daer.server.manager import RoomManager, keep_leases_forever, too_many_rooms
-from daer.server.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
-from daer.server.port import DEFAULT_TTL, LeaseLost
-from daer.server.pwa import pwa_routes
-from daer.server.replays import replay_body, seat_names
-from daer.server.rooms import Room, action_codec, moved, request_key
-from daer.server.score_api import calc_routes, read_body
-from daer.server.score_api import json_error as _err
-from daer.server.seating import Conn, token_hash
-from daer.server.sockets import SEND_NOW
+from daer.server.http.answers import Answers
+from daer.server.http.pwa import pwa_routes
+from daer.server.http.replays import replay_body, seat_names
+from daer.server.http.score_api import calc_routes, read_body
+from daer.server.http.score_api import json_error as _err
+from daer.server.http.sockets import SEND_NOW
+from daer.server.ops.collector import YoungCollector
+from daer.server.ops.logs import COMMAND_LEVELS, SLOW, ctx
+from daer.server.ops.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
+from daer.server.safety.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
+from daer.server.safety.guard import Guard
+from daer.server.safety.limits import Limits, address_of
+from daer.server.table.dealing import fairness_of
+from daer.server.table.expiry import sweep_forever
+from daer.server.table.manager import RoomManager, keep_leases_forever, too_many_rooms
+from daer.server.table.port import DEFAULT_TTL, LeaseLost
+from daer.server.table.rooms import Room, action_codec, moved, request_key
+from daer.server.table.seating import Conn, token_hash
 from daer.store import Store
 
 log = logging.getLogger("daer.server")
@@ -140,7 +140,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     """The app with its store (migrated at start), its rooms resumed, the expiry sweep and the lease keeper.
 
     ``metrics``: who may read ``/metrics``; ``gc_mode="tuned"``: the collector's threshold raised and the
-    restored rooms frozen (:mod:`daer.server.metrics`; ``daer serve`` tunes by default); ``sqlite_sync``:
+    restored rooms frozen (:mod:`daer.server.ops.metrics`; ``daer serve`` tunes by default); ``sqlite_sync``:
     ``normal`` or ``full`` (:data:`daer.store.db.SYNC`); ``worker``: this process's name in the lease table
     (``daer serve`` uses host:port, so a restarted worker takes its rooms back at once); ``lease_ttl``:
     seconds a room's lease lasts unrenewed (``docs/deploy.md``, "Cluster").  SIGTERM drains: ``/readyz``
@@ -173,7 +173,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         sweeper = asyncio.create_task(sweep_forever(manager(), lim))
         keeper = asyncio.create_task(keep_leases_forever(manager()))
         young = YoungCollector()
-        if gc_mode == "tuned":  # the young generation walked at least every 10 ms (daer.server.collector)
+        if gc_mode == "tuned":  # the young generation walked at least every 10 ms (daer.server.ops.collector)
             young.start()
         _drain_on_sigterm(asyncio.get_running_loop())
         yield

@@ -2,9 +2,9 @@
 
 :class:`Match` does no I/O — no sockets, no store, no event loop, no clock of its own (the time is an argument):
 each command checks the sender's authority, asks the engine (``verify`` / ``apply`` / ``view``) and returns an
-:class:`~daer.server.outcome.Outcome` — the answer, the rows to store, the updates to send, whether the clock
-must look again.  :class:`daer.server.rooms.Room` performs it.  A refused command returns an error and changes
-nothing; a malformed one (a seat out of range) raises :class:`~daer.server.bounds.RoomError` or the engine's
+:class:`~daer.server.table.outcome.Outcome` — the answer, the rows to store, the updates to send, whether the clock
+must look again.  :class:`daer.server.table.rooms.Room` performs it.  A refused command returns an error and changes
+nothing; a malformed one (a seat out of range) raises :class:`~daer.server.safety.bounds.RoomError` or the engine's
 :class:`~daer.engine.IllegalActionError`, also changing nothing.
 
 Versions: ``version`` is the *public* version: it grows by one on every change the whole table sees (a seat, a
@@ -31,12 +31,12 @@ from daer.engine.match import DealerRule, next_dealer
 from daer.engine.views import View
 from daer.rules.model import Ruleset
 from daer.server import protocol as p
-from daer.server.bounds import RoomConfig, RoomError, pace_factor
-from daer.server.dealing import PendingDeal
-from daer.server.hints import waits_hint
-from daer.server.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite, Send
-from daer.server.seating import Seat
-from daer.server.settling import work_of
+from daer.server.safety.bounds import RoomConfig, RoomError, pace_factor
+from daer.server.table.dealing import PendingDeal
+from daer.server.table.hints import waits_hint
+from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite, Send
+from daer.server.table.seating import Seat
+from daer.server.table.settling import work_of
 from daer.store import ActionRow
 
 LIVE = ("waiting", "playing", "between")
@@ -143,7 +143,7 @@ class Match:
 
     def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:
         """叫牌 hint for a seat holding one card short of a complete hand (not while it must discard): remembered
-        between updates (:mod:`daer.server.hints`), and the seat's last one kept here while its hand and melds
+        between updates (:mod:`daer.server.table.hints`), and the seat's last one kept here while its hand and melds
         stay the same (most updates report other seats' steps)."""
         seat = view.seat
         if seat is None:

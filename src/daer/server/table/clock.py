@@ -1,10 +1,10 @@
 """The clock of a room (its driver): bots choosing, turn timers and 托管, claim windows closed after their
 minimum time, the next hand dealt.
 
-Functions of a :class:`daer.server.rooms.Room`: its match says *when* the server must act
-(:meth:`daer.server.match.Match.wake`) and what it owes (``due``, ``run_out``, ``movers``); this module sets
+Functions of a :class:`daer.server.table.rooms.Room`: its match says *when* the server must act
+(:meth:`daer.server.table.match.Match.wake`) and what it owes (``due``, ``run_out``, ``movers``); this module sets
 the timers and runs the bots.  A bot sees only a frozen view: a cheap bot chooses inline, a search bot in a
-process of :data:`daer.server.thinking.POOL`, under the server's hard cap (then the heuristic choice).
+process of :data:`daer.server.table.thinking.POOL`, under the server's hard cap (then the heuristic choice).
 
 **People first.**  A room's timer does not step the room itself: it puts the room on its loop's
 :class:`Runner`, which steps due rooms in the order they came due but for at most :data:`STEP_BUDGET` seconds
@@ -23,17 +23,68 @@ import logging
 import time
 import weakref
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from daer.engine import Action
 from daer.engine.views import View
-from daer.server import bounds, thinking
-from daer.server.bounds import RoomError
-from daer.server.metrics import STEP_LATE, THINK_SECONDS, thought
-from daer.server.port import LeaseLost
+from daer.server.ops.metrics import STEP_LATE, THINK_SECONDS, thought
+from daer.server.safety import bounds
+from daer.server.safety.bounds import RoomError
+from daer.server.table import thinking
+from daer.server.table.port import LeaseLost
 
 if TYPE_CHECKING:
-    from daer.server.rooms import Room
+    from daer.bots.base import Bot
+    from daer.engine import GameState
+    from daer.rules.model import Ruleset
+    from daer.server.safety.bounds import RoomConfig
+    from daer.server.table.match import Match
+    from daer.server.table.outcome import Outcome
+    from daer.server.table.seating import Seat
+
+
+class ClockedRoom(Protocol):
+    """The room as its clock drives it (a :class:`daer.server.table.rooms.Room`, which imports this module:
+    the clock is handed its room, it never imports it)."""
+
+    handle: asyncio.Handle | Queued | None
+    thinking: bool
+    think: int
+    watchdog: asyncio.TimerHandle | None
+    future: asyncio.Future[Action] | None
+    serving: bool
+    bot_delay: float
+    claim_window: float
+    match: Match
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def state(self) -> GameState | None: ...
+
+    @property
+    def seats(self) -> list[Seat]: ...
+
+    @property
+    def rules(self) -> Ruleset: ...
+
+    @property
+    def config(self) -> RoomConfig: ...
+
+    def perform(self, out: Outcome) -> None: ...
+
+    def bot(self, seat: int) -> Bot: ...
+
+    def auto_bot(self, seat: int) -> Bot: ...
+
+    def commit_action(self, action: Action, seat: int) -> None: ...
 
 log = logging.getLogger("daer.server")
 
@@ -48,7 +99,7 @@ class Queued:
 
     __slots__ = ("cancelled", "due", "room")
 
-    def __init__(self, room: Room, due: float) -> None:
+    def __init__(self, room: ClockedRoom, due: float) -> None:
         self.room = room
         self.due = due
         self.cancelled = False
@@ -67,7 +118,7 @@ class Runner:
         self.queue: deque[Queued] = deque()
         self.armed = False
 
-    def add(self, room: Room, due: float) -> Queued:
+    def add(self, room: ClockedRoom, due: float) -> Queued:
         """Queue ``room``'s step, due at ``due`` (``time.monotonic()``)."""
         entry = Queued(room, due)
         self.queue.append(entry)
@@ -109,7 +160,7 @@ def runner(loop: asyncio.AbstractEventLoop) -> Runner:
     return r
 
 
-def schedule(room: Room) -> None:
+def schedule(room: ClockedRoom) -> None:
     """Arrange the next thing the server itself does for this room (when: :meth:`Match.wake`)."""
     if room.handle is not None:
         room.handle.cancel()
@@ -127,7 +178,7 @@ def schedule(room: Room) -> None:
         room.handle = loop.call_later(wait, due, room, now + wait)
 
 
-def due(room: Room, when: float) -> None:
+def due(room: ClockedRoom, when: float) -> None:
     """A room's timer fired: its step waits its turn in the loop's :class:`Runner`."""
     if room.serving:
         room.handle = runner(asyncio.get_event_loop()).add(room, when)
@@ -135,7 +186,7 @@ def due(room: Room, when: float) -> None:
         room.handle = None
 
 
-def tick(room: Room, entry: Queued | None = None) -> None:
+def tick(room: ClockedRoom, entry: Queued | None = None) -> None:
     """Step the room now (from the :class:`Runner`: ``entry`` is the room's queued step)."""
     if entry is None or room.handle is entry:
         room.handle = None
@@ -149,7 +200,7 @@ def tick(room: Room, entry: Queued | None = None) -> None:
         log.exception("room %s: step failed", room.code)
 
 
-def step(room: Room) -> None:
+def step(room: ClockedRoom) -> None:
     """Do what the match is owed now: deal, close a window, put seats whose timer ran out into 托管, or let
     the first bot (or 托管 or stand-in) seat to act choose."""
     now = time.monotonic()
@@ -176,7 +227,7 @@ def step(room: Room) -> None:
             thought(bot, time.perf_counter() - t0)
             play_bot(room, action, seat=s, view=view, version=room.version)
             return
-        # a search bot thinks in a process of the pool: it cannot hold the loop (daer.server.thinking)
+        # a search bot thinks in a process of the pool: it cannot hold the loop (daer.server.table.thinking)
         room.thinking = True
         room.think += 1
         loop = asyncio.get_event_loop()
@@ -191,7 +242,7 @@ def step(room: Room) -> None:
     schedule(room)
 
 
-def overdue(room: Room, *, seat: int, view: View, version: int, think: int) -> None:
+def overdue(room: ClockedRoom, *, seat: int, view: View, version: int, think: int) -> None:
     """A bot did not answer within the server's hard cap: play the heuristic bot's choice instead."""
     room.watchdog = None
     if not room.thinking or think != room.think:
@@ -205,7 +256,7 @@ def overdue(room: Room, *, seat: int, view: View, version: int, think: int) -> N
     play_bot(room, fallback(room, seat, view), seat=seat, view=view, version=version)
 
 
-def fallback(room: Room, seat: int, view: View) -> Action:
+def fallback(room: ClockedRoom, seat: int, view: View) -> Action:
     """The seat's 托管 (heuristic) choice, played when its bot is overdue or failed; the first legal action if
     even that fails."""
     try:
@@ -216,7 +267,7 @@ def fallback(room: Room, seat: int, view: View) -> Action:
 
 
 def chosen(
-    room: Room, future: asyncio.Future[Action], *, seat: int, view: View, version: int, think: int,
+    room: ClockedRoom, future: asyncio.Future[Action], *, seat: int, view: View, version: int, think: int,
     started: float = 0.0, bot: str = "",
 ) -> None:
     """A bot's choice is back (or its worker failed: the heuristic choice is played); play it if nothing
@@ -237,7 +288,7 @@ def chosen(
     play_bot(room, action, seat=seat, view=view, version=version)
 
 
-def play_bot(room: Room, action: Action, *, seat: int, view: View, version: int) -> None:
+def play_bot(room: ClockedRoom, action: Action, *, seat: int, view: View, version: int) -> None:
     if not room.serving:
         return
     try:

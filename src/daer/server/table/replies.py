@@ -17,7 +17,7 @@ from collections import OrderedDict
 import msgspec
 
 from daer.server import protocol as p
-from daer.server.port import RoomPort
+from daer.server.table.port import RoomPort
 from daer.store import ReplyRow, Store
 
 IN_MEMORY = 256

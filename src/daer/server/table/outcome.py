@@ -1,9 +1,10 @@
-"""What a step of a match asks the world to do, as data (:mod:`daer.server.match` returns it, the room performs it).
+"""What a step of a match asks the world to do, as data (:mod:`daer.server.table.match` returns it, the room
+performs it).
 
-A :class:`daer.server.match.Match` never writes, sends or waits: each of its commands returns an
+A :class:`daer.server.table.match.Match` never writes, sends or waits: each of its commands returns an
 :class:`Outcome` — the answer to the client's id, the rows to store (in order, all before anything is sent),
-the updates to send and whether the room's clock must be re-armed.  :class:`daer.server.rooms.Room` performs
-it: the writes through its :class:`~daer.server.port.RoomPort` (fenced), the updates through its audience.
+the updates to send and whether the room's clock must be re-armed.  :class:`daer.server.table.rooms.Room` performs
+it: the writes through its :class:`~daer.server.table.port.RoomPort` (fenced), the updates through its audience.
 """
 
 from __future__ import annotations

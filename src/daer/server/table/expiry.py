@@ -9,10 +9,10 @@ import asyncio
 import logging
 import time
 
-from daer.server.limits import Limits
-from daer.server.manager import RoomManager
-from daer.server.match import LIVE
-from daer.server.port import LeaseLost
+from daer.server.safety.limits import Limits
+from daer.server.table.manager import RoomManager
+from daer.server.table.match import LIVE
+from daer.server.table.port import LeaseLost
 
 log = logging.getLogger("daer.server")
 

@@ -19,12 +19,12 @@ What is measured (one process, one registry of its own, so the library's default
   :data:`FROZEN_EVERY` seconds (a count walks them all);
 - ``daer_bot_think_seconds{bot}`` — a bot's ``choose`` (inline, or a search decision in the process pool);
 - ``daer_lease_renewals_total{result}`` (``ok``, ``failed``), ``daer_lease_renewal_seconds`` and
-  ``daer_leases_lost_total`` — a cluster worker's leases (``daer.server.port``): a failed renewal is logged
+  ``daer_leases_lost_total`` — a cluster worker's leases (``daer.server.table.port``): a failed renewal is logged
   with its cause (e.g. the deadlock that cost the one-worker cluster a second, docs/deploy.md); alert on any;
 - the library's process collector (CPU seconds, resident memory, open files).
 
 The ones counted for every action (``daer_actions_total``, ``daer_action_seconds``, ``daer_store_write_seconds``,
-``daer_store_group_units``, ``daer_bot_think_seconds``) are :class:`~daer.server.tallies.Tally` families: the
+``daer_store_group_units``, ``daer_bot_think_seconds``) are :class:`~daer.server.ops.tallies.Tally` families: the
 same names and samples, counted without prometheus-client's mutex per value.
 
 ``/metrics`` is answered according to ``--metrics``: ``local`` (the default) only to a peer on loopback
@@ -38,8 +38,8 @@ import functools
 import gc
 import ipaddress
 import time
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
+from collections.abc import Callable, Iterator, Mapping, Sized
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, Protocol, TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -49,11 +49,31 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from daer.server.tallies import Child, Tally
+from daer.server.ops.tallies import Child, Tally
 
 if TYPE_CHECKING:
-    from daer.server.manager import RoomManager
     from daer.store import Store
+
+
+class ServedRoom(Protocol):
+    """What the gauges read of a room: its status and its open connections."""
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def conns(self) -> Sized: ...
+
+
+class ServedRooms(Protocol):
+    """What the operations endpoints read of the rooms one process serves (a
+    :class:`daer.server.table.manager.RoomManager`): handed in by :meth:`Ops.started`, never imported."""
+
+    @property
+    def rooms(self) -> Mapping[str, ServedRoom]: ...
+
+    @property
+    def store(self) -> Store: ...
 
 MetricsAccess = Literal["local", "on", "off"]
 GcMode = Literal["tuned", "threshold", "default"]
@@ -74,7 +94,7 @@ ProcessCollector(registry=REGISTRY)
 _FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 _GC = (0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 _THINK = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-# counted for every action (the action, its writes, the bot's choice): lock-free tallies (daer.server.tallies)
+# counted for every action (the action, its writes, the bot's choice): lock-free tallies (daer.server.ops.tallies)
 ACTIONS = Tally("daer_actions", "Actions applied (by: player = a person's act, server = bots, 托管, timeouts)",
                 ["by"], registry=REGISTRY)
 ACTION_SECONDS = Tally("daer_action_seconds", "A person's act, from the message received to its ack",
@@ -93,7 +113,7 @@ THINK_SECONDS = Tally("daer_bot_think_seconds", "A bot choosing an action (inlin
                       "in the process pool, from submit to answer)", ["bot"], buckets=_THINK, registry=REGISTRY)
 STEP_LATE = Tally("daer_step_lateness_seconds", "How long after it was due the server took one of its own "
                   "steps of a room (a bot's move, a claim window closed, a hand dealt): the timer's delay "
-                  "plus the wait behind people's messages (daer.server.clock)", buckets=(*_GC, 2.5),
+                  "plus the wait behind people's messages (daer.server.table.clock)", buckets=(*_GC, 2.5),
                   registry=REGISTRY)
 GROUP_UNITS = Tally("daer_store_group_units", "Changes (units) committed together in one group commit",
                     buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500), registry=REGISTRY)
@@ -257,7 +277,7 @@ class _Live(Collector):
     """Tables by status and open connections, read from the current manager at each scrape."""
 
     def __init__(self) -> None:
-        self.manager: RoomManager | None = None
+        self.manager: ServedRooms | None = None
 
     def collect(self) -> Iterator[Metric]:
         tables = GaugeMetricFamily("daer_tables", "Rooms in this process's memory, by status", labels=["status"])
@@ -292,7 +312,7 @@ class Ops:
         """Set when the process is drained (SIGTERM): ``/readyz`` answers 503 so the balancer stops sending."""
         self.store: Store | None = None
 
-    def started(self, manager: RoomManager) -> None:
+    def started(self, manager: ServedRooms) -> None:
         """The rooms are restored: count them, time the store, answer ``/readyz``."""
         _live.manager = manager
         self.store = manager.store

@@ -11,7 +11,7 @@ import hmac
 from collections.abc import Callable, Iterable
 
 from daer.server import protocol as p
-from daer.server.seating import Conn, Seat, close_soon
+from daer.server.table.seating import Conn, Seat, close_soon
 
 
 class Audience:

@@ -1,12 +1,9 @@
-"""The score calculator behind ``daer score``: one request in, one explained result out.
+"""The general calculator: a request checked (:func:`parse_request`) and scored (:func:`score_request`).
 
 A request is what a player at a real table knows: the ruleset, the concealed
 cards, the 列 on the table and the winning card.  The result names every 列
-with its 胡, every multiplier, and every payment.
-
->>> r = score({"hand": "一二三四五六七八九壹贰叁肆伍陆柒捌玖二七", "win": {"card": "十", "from": "other"}})
->>> r["complete"], r["ok"], r["hu"], r["deng"], r["points"]["seats"]
-(True, True, 15, 2, [5, -3, 1, -3])
+with its 胡, every multiplier, and every payment.  :func:`daer.calculator.score`
+puts this behind the batch path's fast lane (:mod:`daer.calculator.batch`).
 """
 
 from __future__ import annotations
@@ -15,16 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
 from daer.cards import NotationError, format_kinds, is_red, kind_ascii, kind_char, parse_kinds, to_counts
 from daer.hands import Evaluation, Meld, MeldError, MeldKind, evaluate, instant_win, waits
 from daer.hands.analysis import all_kinds, check_cards
 from daer.mingtang import PATTERN_MODES, Win, best_win, settle_instant
 from daer.rules import RulesError, Ruleset, resolve_rules
 from daer.scoring import Settlement, WinFlags, settle
-
-_decode_result = msgspec.json.Decoder(dict[str, Any]).decode
 
 REQUEST_FIELDS = frozenset(
     {"rules", "options", "hand", "melds", "win", "tianhu", "dihu", "haidi", "seat", "dealer", "lang",
@@ -262,20 +255,3 @@ def settlement_fields(rules: Ruleset, s: Settlement, *, notes: bool = False) -> 
         out["unit"] = "元"  # amounts in 元 (exact: 2.5, never a rounded float)
     return out
 
-
-def score(data: Any) -> dict[str, Any]:
-    """Check and score one request; a bad request gives ``{"ok": false, "error": …}`` instead of raising.
-
-    The common request takes the batch path's fast lane (:func:`daer.score_batch.score_fast`, the same
-    answer, several times faster); every other goes through :func:`parse_request` and :func:`score_request`.
-    """
-    from daer.score_batch import score_fast  # noqa: PLC0415 — score_batch builds on this module
-
-    fast = score_fast(data)
-    if fast is not None:
-        return _decode_result(fast)
-    try:
-        req = parse_request(data)
-    except RequestError as exc:
-        return {"complete": False, "ok": False, "error": str(exc)}
-    return score_request(req)

@@ -1,6 +1,6 @@
 """JSON in, JSON out, many requests at a time: the batch path of ``daer score --json`` and ``POST /api/score``.
 
-The contract is :mod:`daer.calculator`'s: one JSON object, or JSON Lines, in; one
+The contract is :func:`daer.calculator.score`'s: one JSON object, or JSON Lines, in; one
 JSON line per request out, in order; a line that cannot be understood gets an
 ``error`` line of its own.  This module only makes it fast:
 
@@ -12,7 +12,7 @@ JSON line per request out, in order; a line that cannot be understood gets an
   depends only on 胡, red cards, seats and flags) encoded once and reused as
   ready JSON bytes;
 * anything else (errors, incomplete hands, 名堂 / 番 / 花样 play, overrides,
-  3垅/5坎, 烂和) goes through :func:`daer.calculator.score_request` unchanged.
+  3垅/5坎, 烂和) goes through :func:`daer.calculator.core.score_request` unchanged.
 
 Both paths give the same bytes for the same request; ``tests/test_score_batch.py``
 checks that on random hands of every preset.
@@ -31,7 +31,7 @@ from typing import Any
 
 import msgspec
 
-from daer.calculator import RequestError, parse_request, score_request, settlement_fields
+from daer.calculator.core import RequestError, parse_request, score_request, settlement_fields
 from daer.cards import BIG_CHARS, COPIES, SMALL_CHARS, format_kinds, parse_kinds
 from daer.hands.evaluate import KIND_CODES, RawGroup, evaluator_for
 from daer.hands.groups import Meld, MeldError, MeldKind

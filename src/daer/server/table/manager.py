@@ -1,6 +1,6 @@
 """The rooms one server process serves: new codes, creating, finding, restoring and handing rooms over.
 
-A process (a *worker*) serves exactly the rooms whose lease it holds (:mod:`daer.server.port`): it takes a
+A process (a *worker*) serves exactly the rooms whose lease it holds (:mod:`daer.server.table.port`): it takes a
 room's lease when a request for the room reaches it (the balancer routes every request of a room by its
 code) or when the room's worker died or was drained, loads the room from the store only then, and stops
 serving it — sockets closed with the reconnect code — when the lease is lost, handed over or released.
@@ -17,18 +17,17 @@ from collections import Counter
 
 import msgspec
 
-from daer.engine import GameState
 from daer.server import protocol as p
-from daer.server.bounds import RoomConfig, RoomError, check_config
-from daer.server.dealing import PendingDeal, fairness_of
-from daer.server.limits import address_key
-from daer.server.logs import ctx
-from daer.server.match import EXPIRED, LIVE, Match
-from daer.server.metrics import LEASE_RENEWALS, LEASE_SECONDS, LEASES_LOST
-from daer.server.port import DEFAULT_TTL, Elsewhere, LeaseLost, Leases, RoomPort, refused
-from daer.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room, action_codec, moved, taken_mark
-from daer.server.seating import Seat, token_hash
-from daer.store import RoomRow, Store
+from daer.server.ops.logs import ctx
+from daer.server.ops.metrics import LEASE_RENEWALS, LEASE_SECONDS, LEASES_LOST
+from daer.server.safety.bounds import RoomConfig, RoomError, check_config
+from daer.server.safety.limits import address_key
+from daer.server.table.dealing import PendingDeal
+from daer.server.table.match import EXPIRED, LIVE, Match
+from daer.server.table.port import DEFAULT_TTL, Elsewhere, LeaseLost, Leases, refused
+from daer.server.table.rooms import CODE_ALPHABET, CODE_LENGTH, Room, moved, room_from_row, taken_mark
+from daer.server.table.seating import Seat, token_hash
+from daer.store import Store
 from daer.store.writer import WriteConflict
 
 log = logging.getLogger("daer.server")
@@ -113,7 +112,7 @@ class RoomManager:
     def create(self, cfg: RoomConfig, name: str, *, creator: str = "", rid: str | None = None,
                at_most: int | None = None) -> tuple[Room, int, str]:
         """A new room with its creator at seat 0 (the host); returns (room, seat, token).  ``rid``: the
-        request's key (:func:`~daer.server.rooms.request_key`), stored with the room (:meth:`recreate`).
+        request's key (:func:`~daer.server.table.rooms.request_key`), stored with the room (:meth:`recreate`).
 
         Everything is checked before anything is stored: a refused room leaves no row behind.
         The sole process of a SQLite store keeps the room (its lease taken at once); a worker of a cluster
@@ -301,7 +300,7 @@ class RoomManager:
 
     def kept(self, held: dict[str, Room], mine: dict[str, tuple[int, str | None]], *, adopt: bool = True) -> None:
         """Act on a renewal of the leases of ``held`` (the rooms in memory when it started): ``mine`` is what
-        :meth:`daer.server.port.Leases.extend` found still ours; with ``adopt``, then take over the rooms of
+        :meth:`daer.server.table.port.Leases.extend` found still ours; with ``adopt``, then take over the rooms of
         dead or drained workers here at once (:func:`adopt_orphans` does it one room per loop turn)."""
         self.renewed = time.monotonic()
         lost, handover = self.leases.judge({c: r.port for c, r in held.items()}, mine)
@@ -382,28 +381,3 @@ async def adopt_orphans(manager: RoomManager) -> int:
         await asyncio.sleep(0)  # the loop's other callbacks (sockets, timers, bots) run in between
     return len(manager.rooms) - before
 
-
-def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) -> Room:
-    """A room rebuilt from the store: the current hand replayed action by action (what the replay must store
-    first — a hand over but not booked, windows closed here — is stored before anyone sees the room)."""
-    cfg = msgspec.json.decode(row.config, type=RoomConfig)
-    rules = check_config(cfg)
-    match = Match(code=row.code, config=cfg, rules=rules,
-                  seats=[Seat(s.seat, s.kind, s.name, s.token_hash, s.auto) for s in row.seats],
-                  scores=msgspec.json.decode(row.scores, type=list[int]), dealer=row.dealer,
-                  hands_played=row.hands_played, status=row.status, version=row.version,
-                  ready=set(msgspec.json.decode(row.ready or "[]", type=list[int])),
-                  pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
-    room = Room(match, store, port, bot_delay=bot_delay)
-    if match.pending is None and match.status in ("waiting", "between"):  # stored before verifiable deals
-        match.pending = PendingDeal.fresh(len(match.seats))
-        port.update_room(deal_seed=match.pending.seed)
-    h = row.hand
-    if h is not None:
-        st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer, hold=True)
-        match.hand_id = h.id
-        match.fair = fairness_of(h)
-        out = match.replay(st, h.start_version, [(a.version, a.seat, action_codec.decode(a.payload))
-                                                 for a in h.actions], finished=h.finished, now=time.monotonic())
-        room.perform(out)
-    return room

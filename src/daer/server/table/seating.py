@@ -31,7 +31,7 @@ class Conn:
 
     With a ``gate`` (the store's writer, in the server), a frame is queued only once every write made
     before it is committed: no ack or update reports a change that is not stored yet.  With ``direct`` (the
-    socket's :data:`daer.server.sockets.SEND_NOW`), a released frame that has nothing queued before it is
+    socket's :data:`daer.server.http.sockets.SEND_NOW`), a released frame that has nothing queued before it is
     written at once when the socket allows (``direct`` returns True), without the writer task.
     """
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from daer.server.logs import ctx
+from daer.server.ops.logs import ctx
 from daer.store import ActionRow, ReplyRow, SeatRow, Store
 from daer.store import leases as sql
 from daer.store.leases import Fence, LeaseLost

@@ -2,10 +2,10 @@
 
 The body is one JSON object, or JSON Lines; the answer has one JSON line per
 request, in order, and a request that cannot be understood gets an ``error``
-line of its own (see :mod:`daer.score_batch`).  Bounded: the body at
+line of its own (see :mod:`daer.calculator.batch`).  Bounded: the body at
 :data:`MAX_SCORE_BODY` bytes and :data:`MAX_SCORE_LINES` lines (413 beyond,
 Chinese first), the rate per address by the ``score`` bucket of
-:mod:`daer.server.limits` (a batch costs one token a hundred lines), and the
+:mod:`daer.server.safety.limits` (a batch costs one token a hundred lines), and the
 scoring runs in a worker thread, at most :data:`WORKERS` batches at a time, so
 a slow batch (名堂 play looks at every arrangement) never holds up the tables.
 """
@@ -22,10 +22,10 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from daer.calculator.batch import score_lines
 from daer.rules import Ruleset, find_rules, preset_names
 from daer.rules.house import house_offers
-from daer.score_batch import score_lines
-from daer.server.limits import Limits
+from daer.server.safety.limits import Limits
 
 MAX_SCORE_BODY = 256 * 1024
 """Bytes of one request body."""

@@ -1,12 +1,12 @@
 """Where a room's bots think: cheap bots on the event loop, bots that search in a pool of processes.
 
 A heuristic choice takes well under a millisecond: it is made inline (no thread, no hop).  A search bot
-(困难) thinks for up to :data:`daer.server.bounds.BOT_SECONDS`, and in a thread it would hold the GIL and
+(困难) thinks for up to :data:`daer.server.safety.bounds.BOT_SECONDS`, and in a thread it would hold the GIL and
 stall every table of the process.  So it thinks in a :class:`~concurrent.futures.ProcessPoolExecutor`
 (forkserver, :data:`WORKERS` processes at a lower CPU priority than the server): the worker gets the bot's
 name, the ruleset and the seat's *view* (never the state), builds the bot (capped like every room bot,
-:func:`daer.server.bounds.bot_for`) and sends back an action.  The room never waits longer than
-:data:`daer.server.bounds.BOT_HARD_CAP`: its clock then plays the heuristic choice, and
+:func:`daer.server.safety.bounds.bot_for`) and sends back an action.  The room never waits longer than
+:data:`daer.server.safety.bounds.BOT_HARD_CAP`: its clock then plays the heuristic choice, and
 :meth:`Pool.overdue` stops the pool's processes (a worker past the cap is still burning a core); a
 worker that dies fails its decisions with ``BrokenProcessPool``, which the clock answers the same way.
 The next decision starts a fresh pool.
@@ -34,7 +34,7 @@ from daer.bots.base import Bot
 from daer.engine import Action
 from daer.engine.views import View
 from daer.rules.model import Ruleset
-from daer.server.bounds import bot_for
+from daer.server.safety.bounds import bot_for
 
 log = logging.getLogger("daer.server")
 

@@ -41,7 +41,7 @@ BOT_SECONDS = 1.0
 """Longest a search bot may think per decision (the server sets it on every search bot)."""
 BOT_HARD_CAP = 3.0
 """If a bot has not answered after this many seconds the room plays the heuristic bot's choice instead (and
-the search worker still thinking is stopped: :mod:`daer.server.thinking`)."""
+the search worker still thinking is stopped: :mod:`daer.server.table.thinking`)."""
 
 
 Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME)]

@@ -17,7 +17,7 @@ import msgspec
 
 from daer.engine import HandRecord, replay
 from daer.rules import resolve_rules
-from daer.server.settling import work_of
+from daer.server.table.settling import work_of
 from daer.store import Store
 
 

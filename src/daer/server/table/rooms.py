@@ -1,10 +1,10 @@
-"""Rooms of the online table: a match (:mod:`daer.server.match`) and the world around it.
+"""Rooms of the online table: a match (:mod:`daer.server.table.match`) and the world around it.
 
-A room performs what its :class:`~daer.server.match.Match` decides (the match itself does no I/O): it
-stores every change through its :attr:`Room.port` (:mod:`daer.server.port`: leases and fencing) before
+A room performs what its :class:`~daer.server.table.match.Match` decides (the match itself does no I/O): it
+stores every change through its :attr:`Room.port` (:mod:`daer.server.table.port`: leases and fencing) before
 anyone hears of it, sends each seat its own update through its :attr:`Room.audience`
-(:mod:`daer.server.audience`), keeps the answers to the clients' ids (:mod:`daer.server.replies`), and runs
-its clock and bots (:mod:`daer.server.clock`).  It never decides a rule.
+(:mod:`daer.server.table.audience`), keeps the answers to the clients' ids (:mod:`daer.server.table.replies`), and runs
+its clock and bots (:mod:`daer.server.table.clock`).  It never decides a rule.
 """
 
 from __future__ import annotations
@@ -21,20 +21,20 @@ import msgspec
 from daer.bots.base import Bot
 from daer.engine import Action, GameState
 from daer.rules.model import Ruleset
-from daer.server import clock
 from daer.server import protocol as p
-from daer.server.audience import Audience
-from daer.server.bounds import RoomConfig, RoomError, bot_for
-from daer.server.dealing import PendingDeal
-from daer.server.limits import address_key
-from daer.server.logs import ctx
-from daer.server.match import EXPIRED, LIVE, Match
-from daer.server.metrics import ACTIONS_BY
-from daer.server.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite
-from daer.server.port import LeaseLost, RoomPort
-from daer.server.replies import ReplyBook
-from daer.server.seating import Conn, Seat, token_hash
-from daer.store import ReplyRow, Store
+from daer.server.ops.logs import ctx
+from daer.server.ops.metrics import ACTIONS_BY
+from daer.server.safety.bounds import RoomConfig, RoomError, bot_for, check_config
+from daer.server.safety.limits import address_key
+from daer.server.table import clock
+from daer.server.table.audience import Audience
+from daer.server.table.dealing import PendingDeal, fairness_of
+from daer.server.table.match import EXPIRED, LIVE, Match
+from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite
+from daer.server.table.port import LeaseLost, RoomPort
+from daer.server.table.replies import ReplyBook
+from daer.server.table.seating import Conn, Seat, token_hash
+from daer.store import ReplyRow, RoomRow, Store
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "EXPIRED", "LIVE", "Room", "action_codec", "moved", "request_key",
            "taken_mark"]
@@ -92,7 +92,7 @@ class Room:
         self.auto_bots: dict[int, Bot] = {}
         """Each seat's 托管 (heuristic) bot, made when first needed and kept."""
         self.handle: asyncio.Handle | clock.Queued | None = None
-        """The room's next step: a timer, or its place in the loop's runner (daer.server.clock)."""
+        """The room's next step: a timer, or its place in the loop's runner (daer.server.table.clock)."""
         self.thinking = False
         """A bot is choosing in a process of the pool (the loop must not wait)."""
         self.think = 0
@@ -259,8 +259,6 @@ class Room:
         row = self.store.load_room(self.code)
         if row is None:
             return
-        from daer.server.manager import room_from_row  # noqa: PLC0415 (the manager builds rooms: it imports this module)
-
         self.port.version = row.version
         fresh = room_from_row(row, self.store, self.bot_delay, self.port)
         self.match, self.replies = fresh.match, fresh.replies
@@ -363,7 +361,7 @@ class Room:
             return known
         return self.answer(seat, msg.id, self.match.command(seat, msg, time.monotonic()))
 
-    # -- the server's own moves (daer.server.clock) ------------------------------------------------------
+    # -- the server's own moves (daer.server.table.clock) ------------------------------------------------------
     def bot(self, seat: int) -> Bot:
         """The bot that moves for ``seat``: its own for a bot seat, else its 托管 (heuristic) bot — each made
         once and kept across hands."""
@@ -397,3 +395,29 @@ class Room:
 
     def _step(self) -> None:
         clock.step(self)
+
+
+def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) -> Room:
+    """A room rebuilt from the store: the current hand replayed action by action (what the replay must store
+    first — a hand over but not booked, windows closed here — is stored before anyone sees the room)."""
+    cfg = msgspec.json.decode(row.config, type=RoomConfig)
+    rules = check_config(cfg)
+    match = Match(code=row.code, config=cfg, rules=rules,
+                  seats=[Seat(s.seat, s.kind, s.name, s.token_hash, s.auto) for s in row.seats],
+                  scores=msgspec.json.decode(row.scores, type=list[int]), dealer=row.dealer,
+                  hands_played=row.hands_played, status=row.status, version=row.version,
+                  ready=set(msgspec.json.decode(row.ready or "[]", type=list[int])),
+                  pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
+    room = Room(match, store, port, bot_delay=bot_delay)
+    if match.pending is None and match.status in ("waiting", "between"):  # stored before verifiable deals
+        match.pending = PendingDeal.fresh(len(match.seats))
+        port.update_room(deal_seed=match.pending.seed)
+    h = row.hand
+    if h is not None:
+        st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer, hold=True)
+        match.hand_id = h.id
+        match.fair = fairness_of(h)
+        out = match.replay(st, h.start_version, [(a.version, a.seat, action_codec.decode(a.payload))
+                                                 for a in h.actions], finished=h.finished, now=time.monotonic())
+        room.perform(out)
+    return room

@@ -1,7 +1,7 @@
 """A young collection on a clock (``--gc tuned``): the collector's pauses bounded by time, not by its count.
 
 Python starts a gen-0 collection when its *net* count of tracked objects (allocations minus deallocations)
-passes the threshold.  ``--gc tuned`` freezes every collection's survivors (:mod:`daer.server.metrics`), and
+passes the threshold.  ``--gc tuned`` freezes every collection's survivors (:mod:`daer.server.ops.metrics`), and
 a loaded server keeps freeing old, frozen objects (a finished hand's state, a sent frame's parts) while it
 makes new ones: each free lowers the count, so the count stays under the threshold while the list of young
 objects — the ones a collection walks — grows to 10,000-50,000 between collections.  Measured at 1,000
