@@ -1,7 +1,9 @@
 """Data for distilling the search bot into the learned bot: per-candidate rollout means (see docs/bots.md).
 
-    nice -n 19 python train/distill.py --rules luzhou --out /work/distill-data/luzhou --workers 2 \\
-        --worlds 12 --minutes 60 --seed 1          # run again with the same arguments to resume
+    nice -n 19 python train/distill.py --rules luzhou --more --workers 2 --worlds 8 --seed 1 --hands 2500 \\
+        --minutes 180      # writes train/out/luzhou/data (--out); run again with the same arguments to resume
+
+Step 1 of the pipeline in train/README.md.
 
 Hands are played with the heuristic bot at every seat (``--eps`` of the decisions a random legal action, and
 at a searched decision the search's choice with probability ``--follow``, for a wider set of states).  At a
@@ -18,8 +20,10 @@ with the heuristic bot (common random numbers), and the sample records, from the
 Seeded and order-independent: hand ``h`` is dealt from ``f"distill:{seed}:{h}"``, its play and every
 search draw from generators seeded by ``(seed, h, decision)``, so a hand gives the same samples in any
 process.  Worker ``w`` of ``W`` plays hands ``w, w + W, …`` and writes a shard
-``{out}/w{w}-{first:07d}-{last:07d}.npz`` every ``--shard-minutes``; a new run with the same ``--out`` resumes
-each worker after its last shard.  Nothing but numpy and the package is needed (no torch).
+``{out}/w{w}-{first:07d}-{last:07d}.npz`` every ``--shard-minutes``; a new run with the same ``--out`` (and the
+same settings: ``{out}/config.json`` holds them) resumes each worker after its last shard.  ``--out`` defaults to
+``train/out/{rules}/data`` (in the repository, whatever the working directory).  Nothing but numpy and the
+package is needed (no torch).
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ from daer.engine.encoding import OBS_SIZE, encode_action, encode_view, offer_kin
 from daer.engine.record import new_hand
 from daer.rules import resolve_rules
 from daer.rules.model import Ruleset
+
+OUT = Path(__file__).resolve().parent / "out"
+"""``train/out``: where the training scripts write by default (ignored by git)."""
 
 MAX_CANDS = 16
 """Candidates kept per decision (claims can have many 吃 options; the rest are dropped, rarely any)."""
@@ -178,7 +185,7 @@ def load(out: Path | str) -> dict[str, np.ndarray]:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rules", default="luzhou")
-    p.add_argument("--out", required=True)
+    p.add_argument("--out", default=None, help="directory of the shards (default: train/out/RULES/data)")
     p.add_argument("--seed", default="1")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--worlds", type=int, default=12)
@@ -195,6 +202,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="also store each candidate's 听 and feeding numbers (more: [sample, candidate, MORE], float16)")
     p.add_argument("--hands", type=int, default=None, help="stop before this hand number (default: the clock)")
     args = p.parse_args(argv)
+    if args.out is None:
+        args.out = str(OUT / args.rules / "data")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     config = {k: v for k, v in vars(args).items() if k not in ("minutes", "hands", "out")}

@@ -1,7 +1,11 @@
 """The distilled network's learning curve: fits on the first N samples, each measured in the duplicate arena.
 
-    nice -n 19 python train/distill_curve.py /work/distill-data/luzhou --run train/runs/distill \\
-        --sizes 10000,20000,40000,80000,0 --deals 1000 --margin 0.25 --workers 2 --plot docs/img/learned-curve.png
+    nice -n 19 python train/distill_curve.py train/out/luzhou/data --sizes 5000,10000,20000,40000,0 --deals 600 \\
+        --margin 0.25 --workers 2 --plot train/out/luzhou/curve/curve.png \\
+        -- --ensemble 3 --hidden 192 --dropout 0.3 --epochs 15 --patience 3     # writes train/out/luzhou/curve (--run)
+
+Analysis, not a step of the pipeline (train/README.md): it drew the learning curve of docs/bots.md.  Needs torch
+(the ``train`` extra) to fit; ``--help`` does not.
 
 For each size (0: every sample) ``train/distill_fit.py`` fits a network on the samples of the first hands
 (the same held-out rule, the other arguments after ``--``), then ``learned − heuristic`` is measured on
@@ -21,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-import distill_fit
+from distill import OUT
 
 from daer.bots.arena import arena
 from daer.bots.learned import QNet
@@ -61,7 +65,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     argv = argv[: argv.index("--")] if "--" in argv else argv
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("data", type=Path)
-    p.add_argument("--run", type=Path, required=True)
+    p.add_argument("--run", type=Path, default=None, help="directory of the fits and curve.jsonl "
+                   "(default: train/out/RULES/curve)")
     p.add_argument("--rules", default="luzhou")
     p.add_argument("--sizes", default="10000,20000,40000,0")
     p.add_argument("--deals", type=int, default=1000)
@@ -71,6 +76,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--cpu-per-sample", type=float, default=0.033)
     p.add_argument("--plot", type=Path, default=None)
     args = p.parse_args(argv)
+    import distill_fit  # noqa: PLC0415 (needs torch; --help does not)
+
+    if args.run is None:
+        args.run = OUT / args.rules / "curve"
     rules = resolve_rules(args.rules)
     args.run.mkdir(parents=True, exist_ok=True)
     curve: list[dict[str, Any]] = []

@@ -1,7 +1,10 @@
 """Fit the learned bot's network to the search bot's rollout means (the shards of ``train/distill.py``).
 
-    nice -n 19 python train/distill_fit.py /work/distill-data/luzhou --out train/runs/distill/luzhou.npz \\
-        --hidden 256 --epochs 40 --seed 1          # then: python train/margin.py … to pick the margin
+    nice -n 19 python train/distill_fit.py train/out/luzhou/data --more --ensemble 3 --hidden 192 --dropout 0.3 \\
+        --epochs 15 --patience 3 --margin 0 --seed 1   # writes train/out/luzhou/fit.npz (--out) and fit.jsonl
+
+Step 2 of the pipeline in train/README.md (then ``train/margin.py`` picks the margin).  Needs torch (the
+``train`` extra).
 
 The network is the learned bot's (``daer.bots.learned``: encode_view + a one-hot of the heuristic choice → one
 value per action index, in points) and learns each candidate's **advantage** over the heuristic choice: the
@@ -32,7 +35,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
-from distill import load
+from distill import OUT, load
 from dmc import numpy_layers
 
 from daer.bots.learned import FEATURES, PAIR_EXTRA, QNet, candidate_extra, offer_of
@@ -307,7 +310,7 @@ def gains(q: np.ndarray, mean: np.ndarray, mask: np.ndarray) -> dict[float, tupl
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("data", nargs="+", type=Path, help="directories of shards")
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--out", type=Path, default=None, help="the weights to write (default: train/out/RULES/fit.npz)")
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--epochs", type=int, default=40)
@@ -331,6 +334,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=1)
     args = p.parse_args(argv)
+    if args.out is None:
+        args.out = OUT / args.rules / "fit.npz"
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     parts = [load(d) for d in args.data]

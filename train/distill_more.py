@@ -1,6 +1,10 @@
 """Add the candidates' 听 and feeding numbers to shards written without them (``train/distill.py`` before ``--more``).
 
-    nice -n 19 python train/distill_more.py /work/distill-data/luzhou /work/distill-data/luzhou-more --workers 2
+    nice -n 19 python train/distill_more.py train/out/luzhou/data-old train/out/luzhou/data --workers 2
+
+Not needed to rebuild the shipped networks (train/README.md): ``train/distill.py --more`` stores the numbers
+while it makes the data.  Kept for shards written without ``--more`` (the shipped networks' own data was
+converted so, before ``--more`` existed).
 
 A shard stores only the observation, which holds the melds as counts of kinds, so the numbers of
 ``daer.bots.features.candidate_more`` (which need the melds and the discards by seat) cannot be computed

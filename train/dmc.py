@@ -1,12 +1,17 @@
-"""Training the learned bot (see docs/bots.md "The learned bot").
+"""SUPERSEDED — not used to build the shipped networks: the first way of training the learned bot (2026-11-30).
 
     pip install -e '.[train]'          # PyTorch CPU and matplotlib
-    nice -n 19 python train/dmc.py --rules luzhou --run train/runs/luzhou --minutes 100 --seed 1 \
-        --plot docs/img/learned-curve.png
+    nice -n 19 python train/dmc.py --rules luzhou --minutes 100 --seed 1 --eval-minutes 8 --eval-deals 400 \
+        --plot train/out/dmc/luzhou/curve.png     # writes train/out/dmc/luzhou (--run); --resume continues
+
+Kept as the record of what did not work (docs/bots.md, "Earlier training": its networks stayed at or below the
+heuristic bot) and because ``train/distill_fit.py`` uses its ``numpy_layers``; the shipped networks are distilled
+from the search bot instead (train/README.md).  Its "actions" network form is still read by
+``daer.bots.learned.QNet``.
 
 Two targets for one network (features of ``daer.bots.learned``, one output per action index):
 
-- ``--target advantage`` (the default, what ships): the heuristic bot plays every seat (ε-greedy); at a
+- ``--target advantage`` (the default; what shipped on 2026-11-30): the heuristic bot plays every seat (ε-greedy); at a
   share ``--fork`` of the decisions, every candidate of ``daer.bots.learned.candidates`` (the search bot's:
   the heuristic choice, the ``--width`` weakest discards, or every claim option) is played from the true
   state — the same deck, so the comparison has common random numbers — and the heuristic bot plays the
@@ -41,7 +46,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from plot import plot_curves  # train/plot.py (the script's own directory is on sys.path)
+from distill import OUT  # train/distill.py (the script's own directory is on sys.path)
 
 from daer.bots.arena import Series, lineups, play_deal
 from daer.bots.heuristic import HeuristicBot
@@ -218,10 +223,47 @@ def evaluate(rules: Ruleset, weights: Path, deals: int) -> tuple[float, float]:
     return s.mean, s.ci95
 
 
+def plot_curves(out: Path, curves: dict[str, list[dict[str, Any]]], title: str) -> None:
+    """Learned − heuristic with its 95% CI against CPU minutes of training, one line per run."""
+    import matplotlib  # noqa: PLC0415 (the train extra; imported only to plot)
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    fig, ax = plt.subplots(figsize=(7, 3.6), dpi=100)
+    for label, curve in curves.items():
+        xs = cpu_minutes(curve)
+        ax.errorbar(xs, [c["diff"] for c in curve], yerr=[c["ci95"] for c in curve], marker="o", ms=3,
+                    capsize=2, lw=1.2, label=label)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("CPU minutes of training (one niced thread; evaluation included)")
+    ax.set_ylabel("learned − heuristic\npoints / hand (95% CI)")
+    ax.set_title(title, fontsize=9)
+    ax.grid(alpha=0.3)
+    if len(curves) > 1:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def cpu_minutes(curve: list[dict[str, Any]]) -> list[float]:
+    """Cumulative CPU minutes at each point (a resumed run's process starts its count at 0 again)."""
+    out, offset, last = [], 0.0, 0.0
+    for c in curve:
+        if c["cpu_seconds"] < last:
+            offset += last
+        last = c["cpu_seconds"]
+        out.append((offset + last) / 60)
+    return out
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rules", default="luzhou")
-    p.add_argument("--run", type=Path, default=Path("train/runs/luzhou"), help="directory for checkpoints and logs")
+    p.add_argument("--run", type=Path, default=None,
+                   help="directory for checkpoints and logs (default: train/out/dmc/RULES)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--minutes", type=float, default=60.0, help="stop after this much training (wall time)")
     p.add_argument("--max-hands", type=int, default=0, help="stop after this many hands (0: no limit)")
@@ -245,7 +287,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     torch.set_num_threads(1)
     rules = resolve_rules(args.rules)
-    run: Path = args.run
+    run: Path = args.run if args.run is not None else OUT / "dmc" / args.rules
     run.mkdir(parents=True, exist_ok=True)
     net = Net(args.hidden)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)

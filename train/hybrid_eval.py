@@ -1,8 +1,11 @@
 """Offline: what a decision gains with the search bot, the learned network, and the two combined (the hybrid).
 
-    nice -n 19 python train/distill.py --rules luzhou --out /work/distill-data/eval48 --workers 2 --worlds 48 \\
+    nice -n 19 python train/distill.py --rules luzhou --out train/out/luzhou/eval48 --more --workers 2 --worlds 48 \\
         --minutes 35 --seed eval --keep-worlds           # decisions with each world's points of each candidate
-    python train/hybrid_eval.py /work/distill-data/eval48 --weights src/daer/bots/weights/luzhou.npz --budgets 8,16,24
+    python train/hybrid_eval.py train/out/luzhou/eval48 --budgets 8,16,24    # --weights: the shipped 泸州 network
+
+Analysis, not a step of the pipeline (train/README.md): it chose the hybrid bot's prior
+(``daer.bots.hybrid.PRIOR``).  No torch needed.
 
 Each decision of the data has every candidate's rollout points in ``W`` sampled worlds (common random numbers).
 The worlds are cut in two: the first ``N`` are what a bot with a budget of ``N`` worlds would have seen, the
@@ -32,7 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from distill import load
 
-from daer.bots.learned import load_net
+from daer.bots.learned import WEIGHTS_DIR, load_net
 
 
 def advantages(d: dict[str, np.ndarray], weights: Path) -> np.ndarray:
@@ -56,16 +59,17 @@ def pick(score: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.argmax(s >= s.max(axis=1, keepdims=True) - 1e-9, axis=1)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("data", type=Path)
-    p.add_argument("--weights", type=Path, default=Path("src/daer/bots/weights/luzhou.npz"))
+    p.add_argument("--weights", type=Path, default=WEIGHTS_DIR / "luzhou.npz",
+                   help="the network to evaluate (default: the shipped 泸州 weights)")
     p.add_argument("--budgets", default="8,16,24")
     p.add_argument("--priors", default="2,4,8,16,32")
     p.add_argument("--keep", default="2,3")
     p.add_argument("--plot", type=Path, default=None, help="write gain against rollouts (search, hybrid) here")
     p.add_argument("--plot-prior", type=float, default=16.0, help="the hybrid's prior drawn in the plot")
-    args = p.parse_args()
+    args = p.parse_args(argv)
     d = load(args.data)
     pts = d["pts"].astype(np.float64)  # [sample, candidate, world]
     mask = d["cand"] >= 0

@@ -1,7 +1,9 @@
 """Choose the learned bot's margin: learned − heuristic for several margins on the same duplicate deals.
 
-    python train/margin.py train/runs/luzhou/best.npz --rules luzhou --deals 600 --margins 0,0.5,1,2 \\
-        [--write src/daer/bots/weights/luzhou.npz]
+    nice -n 19 python train/margin.py train/out/luzhou/fit.npz --rules luzhou --deals 2000 \\
+        --margins=-0.25,-0.1,0,0.1 --write src/daer/bots/weights/luzhou.npz
+
+Step 3 of the pipeline in train/README.md.  No torch needed.
 
 The margin is the points a candidate must be valued above the heuristic bot's choice to be played
 (``meta["margin"]`` of an advantage network).  The deals (seed ``margin``) are not the training curve's.
@@ -19,7 +21,7 @@ from daer.bots.learned import QNet
 from daer.rules import resolve_rules
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("weights", type=Path)
     p.add_argument("--rules", default="luzhou")
@@ -27,7 +29,7 @@ def main() -> None:
     p.add_argument("--seed", default="margin")
     p.add_argument("--margins", default="0,0.5,1,2")
     p.add_argument("--write", type=Path, default=None)
-    args = p.parse_args()
+    args = p.parse_args(argv)
     rules = resolve_rules(args.rules)
     net = QNet.load(args.weights)
     best: tuple[float, float] | None = None
