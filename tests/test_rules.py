@@ -240,3 +240,22 @@ def test_base_cycle_raises_rules_error(tmp_path, monkeypatch):
         load_rules_file(path)
     with pytest.raises(RulesError, match="cycle"):
         loader.find_rules.__wrapped__("selfish")
+
+
+def test_a_ruleset_may_name_exactly_the_patterns_the_mingtang_package_tests():
+    from daer.mingtang.patterns import PATTERNS  # noqa: PLC0415 — the patterns sit above the rules
+    from daer.rules.model import PATTERN_IDS  # noqa: PLC0415
+
+    assert set(PATTERNS) == PATTERN_IDS
+
+
+def test_an_unknown_pattern_in_scoring_patterns_is_refused_with_a_chinese_reason():
+    with pytest.raises(RulesError, match="未知的名堂.*no_such_pattern"):
+        resolve_rules("luzhou-mingtang", {"scoring.patterns": {"red_hu": 2, "no_such_pattern": 1}})
+
+
+def test_a_pattern_not_listed_in_the_rules_cannot_be_registered():
+    from daer.mingtang.patterns import pattern  # noqa: PLC0415
+
+    with pytest.raises(ValueError, match="PATTERN_IDS"):
+        pattern("no_such_pattern", "无", "none")
