@@ -250,7 +250,7 @@ def test_a_ruleset_may_name_exactly_the_patterns_the_mingtang_package_tests():
 
 
 def test_an_unknown_pattern_in_scoring_patterns_is_refused_with_a_chinese_reason():
-    with pytest.raises(RulesError, match="未知的名堂.*no_such_pattern"):
+    with pytest.raises(RulesError, match=r"未知的名堂.*no_such_pattern"):
         resolve_rules("luzhou-mingtang", {"scoring.patterns": {"red_hu": 2, "no_such_pattern": 1}})
 
 
