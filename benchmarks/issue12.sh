@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 12 item 1's load figures, before and after, in one session (docs/deploy.md, "Measuring issue 12's
+# Issue 12 item 1's load figures, before and after, in one go (docs/benchmarks.md, "Measuring issue 12's
 # targets"): one server process at a time, each run 30 s measured, the load average printed with each.
 #   bash benchmarks/issue12.sh [BEFORE_COMMIT]     (default 121bd2b: main just before the write path changed)
 # Run it from the repository with its .venv (pip install -e '.[dev]'); it takes about 15 minutes.

@@ -17,7 +17,7 @@ of the measured window) and the load client's own CPU, as a share of the machine
 at a running server or a balancer instead (a cluster: ``--metrics`` then names each worker's own address, whose
 ``/metrics`` are summed).
 
-Issue 12's runs (docs/deploy.md, "Measuring issue 12's targets"; ``benchmarks/issue12.sh`` runs them all):
+Issue 12's runs (docs/benchmarks.md, "Measuring issue 12's targets"; ``benchmarks/issue12.sh`` runs them all):
 ``--hard N`` adds N rooms of search bots (the "hard" strength until
 2026-12-01, now the learned bot), each with one person whose latency is printed apart (the
 p99 line is then the other tables'); ``--sqlite-sync full`` passes the server's option; ``--src DIR`` runs

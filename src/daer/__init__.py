@@ -1,3 +1,3 @@
 """daer — the open engine and calculator of 大贰 (Da Er), the Sichuan paper-card game."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -2,7 +2,7 @@
 
 ``daer serve --gc tuned`` freezes the survivors of every young collection (:mod:`daer.server.ops.metrics`), so a
 cycle that outlives one collection (10 ms) and dies later is never collected: a leak for a server that runs for
-days (docs/deploy.md, "Frozen cycles").  The probe there found none from ``daer`` itself — all of that garbage is
+days (docs/benchmarks.md, "Frozen cycles").  The probe there found none from ``daer`` itself — all of that garbage is
 asyncio's transports on Python 3.11 — and this test keeps it so: it plays rooms through hands (with stale, refused
 actions, a room to its end, sockets closed mid-hand) with the collector off, then collects with
 ``gc.DEBUG_SAVEALL`` and looks for objects of ``daer``'s modules (instances, functions, coroutines, frames, bound

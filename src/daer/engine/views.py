@@ -9,7 +9,7 @@ state, and its log is the seat's audience of the events (``Event.seen_by``).
 
 Like events and actions, these structs are ``gc=False``: frozen records of ints, strings and tuples of them
 can close no reference cycle, so the garbage collector does not track them (a server builds one view per
-seat per step: fewer tracked objects, shorter collections; docs/deploy.md, issue 12).
+seat per step: fewer tracked objects, shorter collections; docs/benchmarks.md).
 """
 
 from __future__ import annotations

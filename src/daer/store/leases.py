@@ -77,7 +77,7 @@ def renew(engine: Engine, owner: str, ttl: float, codes: list[str]) -> dict[str,
     the rooms' writes on the event loop, and the two lock the same rows in different orders.  When the
     renewal's ``UPDATE … WHERE code IN (…)`` waited for a row the writer held while the writer waited for one
     the renewal held, PostgreSQL broke the deadlock only after ``deadlock_timeout`` (1 s): the loop stood
-    still that long and the renewal failed (the one-worker cluster's ~1 s tail, docs/deploy.md).  So each
+    still that long and the renewal failed (the one-worker cluster's ~1 s tail, docs/benchmarks.md).  So each
     chunk locks only the rows nobody holds (``FOR UPDATE SKIP LOCKED``) and commits at once; the rooms
     skipped — a write of theirs was committing that instant — are tried once more after the others, and
     those still locked are read without a lock: still held (their lease is extended at the next renewal,

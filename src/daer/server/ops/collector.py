@@ -6,7 +6,7 @@ a loaded server keeps freeing old, frozen objects (a finished hand's state, a se
 makes new ones: each free lowers the count, so the count stays under the threshold while the list of young
 objects — the ones a collection walks — grows to 10,000-50,000 between collections.  Measured at 1,000
 tables: young collections of up to 46,619 objects that took 37 ms of CPU with the count at 2,001
-(docs/deploy.md, "Measuring issue 12's targets").  So the server also collects the young generation every
+(docs/benchmarks.md, "Measuring issue 12's targets").  So the server also collects the young generation every
 :data:`YOUNG_EVERY` seconds: the young list then holds at most what the server made in that time and still
 holds, and each pause is a few milliseconds at most; the total work is the same (each object is walked once,
 young, then frozen).

@@ -20,7 +20,7 @@ What is measured (one process, one registry of its own, so the library's default
 - ``daer_bot_think_seconds{bot}`` — a bot's ``choose`` (inline, or a search decision in the process pool);
 - ``daer_lease_renewals_total{result}`` (``ok``, ``failed``), ``daer_lease_renewal_seconds`` and
   ``daer_leases_lost_total`` — a cluster worker's leases (``daer.server.table.port``): a failed renewal is logged
-  with its cause (e.g. the deadlock that cost the one-worker cluster a second, docs/deploy.md); alert on any;
+  with its cause (e.g. the deadlock that cost the one-worker cluster a second, docs/benchmarks.md); alert on any;
 - the library's process collector (CPU seconds, resident memory, open files).
 
 The ones counted for every action (``daer_actions_total``, ``daer_action_seconds``, ``daer_store_write_seconds``,

@@ -3,7 +3,7 @@
 A seat's waits depend only on the ruleset's 胡 table and win shape (its :func:`~daer.hands.evaluate.evaluator_for`),
 its concealed cards and its own melds, which change at most once per action of that seat, while the seat's
 update is rebuilt on every step of the table (each discard, each claim window): the hint is looked up, not
-searched again (it was ~5% of the server's CPU per action, docs/deploy.md "Measuring issue 12's targets").
+searched again (it was ~5% of the server's CPU per action, docs/benchmarks.md "Measuring issue 12's targets").
 The table holds only ints, strings and tuples (the collector stops tracking them) and is emptied when it grows past
 :data:`LIMIT` entries.
 """
