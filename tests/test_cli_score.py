@@ -179,3 +179,15 @@ def test_terminal_shows_the_arithmetic_of_deng_play_but_json_only_when_asked() -
     assert code == 0 and "notes" not in json.loads(out)
     code, out, _ = run(["score", "--json"], stdin=json.dumps({"hand": HAND + "十", "notes": True}))
     assert code == 0 and json.loads(out)["notes"] == ["(2+1)×1 = 3"]
+
+
+def test_score_a_wei_on_the_table_ti_hu_and_pao_hu() -> None:
+    """`--wei` lays a 偎 (跑胡子): one's own fourth card makes it a 提 (提胡), another's a 跑 (跑胡); `--discard` is
+    refused where a win is only on a revealed card."""
+    base = ["score", "二二五七七十十壹壹贰贰叁叁伍伍捌捌", "--wei", "陆陆陆", "-w", "陆", "--rules", "paohuzi"]
+    code, out, _ = run([*base, "--self"])
+    assert code == 0 and "提胡" in out and "30" in out
+    code, out, _ = run(base)
+    assert code == 0 and "跑胡" in out and "27" in out
+    code, _, err = run([*base, "--discard"])
+    assert code == 2 and "不能胡别人打出的牌" in err

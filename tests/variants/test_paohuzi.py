@@ -188,7 +188,7 @@ def test_a_ti_needs_a_pair_jiang() -> None:
     """跑牌或提牌时，必须有一对将: a hand with a 提 and no pair is not complete."""
     melds = [{"kind": "long", "cards": "肆肆肆肆"}]
     with_pair = score({"rules": "paohuzi", "hand": "一二三四五六贰柒拾二七十七八九五", "melds": melds,
-                       "win": {"card": "五", "from": "self"}})
+                       "win": {"card": "五", "from": "other"}})  # one's own 五 onto the pair 五五 would be a 偎
     assert with_pair["complete"]
     no_pair = score({"rules": "paohuzi", "hand": "一二三四五六贰柒拾二七十七八九三四", "melds": melds,
                      "win": {"card": "五", "from": "self"}})

@@ -164,3 +164,22 @@ def test_a_wumao_base_set_in_the_house_rules_pays_what_the_cli_pays(server: Serv
     whole = expected(cli({**SEED_REQUEST, "options": {**options, "scoring.money.unit": "1"}}))
     assert got == want
     assert want != whole  # the base really changed what is paid
+
+
+def test_paohuzi_a_face_down_wei_takes_ones_own_fourth_as_a_ti_hu(server: Server, page: Page) -> None:
+    """提胡 on one's 偎 (跑胡子): tap the 偎 陆陆陆, the winning 陆 and 自摸 — the page shows 30 胡息 and 提胡,
+    as the CLI does; without 自摸 the same card is another's and makes a 跑 (27)."""
+    hand = "二二五七七十十壹壹贰贰叁叁伍伍捌捌"
+    page.goto(f"{server.url}/calc?r=paohuzi")
+    tap(page, "hand", hand)
+    tap(page, "wei", "陆")
+    tap(page, "win", "陆")
+    request = {"rules": "paohuzi", "hand": hand, "melds": [{"kind": "wei", "cards": "陆陆陆"}],
+               "win": {"card": "陆", "from": "other"}}
+    assert shown(page) == expected(cli(request)) and shown(page)["hu"] == 27
+    assert page.inner_text("#winas") == "跑胡"
+    page.check("#self")
+    page.wait_for_function("location.search.includes('self=1')")
+    page.wait_for_selector("#result[data-hu='30']")
+    assert shown(page) == expected(cli({**request, "win": {"card": "陆", "from": "self"}}))
+    assert page.inner_text("#winas") == "提胡" and "m=wei:d6d6d6" in page.url

@@ -80,6 +80,8 @@ def _fast_rules(name: Any) -> Ruleset | None:
         if rules is not None and (rules.scoring.mode in PATTERN_MODES or rules.scoring.mode == "money"
                                   or rules.win.lan_hu):  # money: 元 from 分, on the general path
             rules = None
+        if rules is not None and (rules.play.wei or rules.play.ti or rules.play.pao):
+            rules = None  # the winning card may be forced into a 偎 / 提 / 跑 (daer.hands.forced)
         _memo_put(_rules_cache, name, rules)
     return rules
 

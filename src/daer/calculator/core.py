@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from daer.cards import NotationError, format_kinds, is_red, kind_ascii, kind_char, parse_kinds, to_counts
-from daer.hands import Evaluation, Meld, MeldError, MeldKind, evaluate, instant_win, waits
+from daer.hands import HOW_ZH, Arrival, Evaluation, Meld, MeldError, MeldKind, evaluate_win, instant_win, waits
 from daer.hands.analysis import all_kinds, check_cards
 from daer.mingtang import PATTERN_MODES, Win, best_win, settle_instant
 from daer.rules import RulesError, Ruleset, resolve_rules
@@ -44,6 +44,8 @@ class Request:
     """圈风 card (隆昌/古蔺), when given."""
     notes: bool = False
     """The arithmetic of the payment in every scoring mode (always given under 名堂 / 番 / 花样)."""
+    arrival: Arrival | None = None
+    """How the winning card came (``win.from``): ``self``, ``other`` (another's reveal) or ``discard``."""
 
 
 def _cards(value: Any, what: str) -> list[int]:
@@ -98,26 +100,35 @@ def parse_request(data: Any) -> Request:
             kind = MeldKind(m["kind"])
         except ValueError:
             raise RequestError(
-                f"melds[{i}]: 未知的牌组 unknown meld kind {m['kind']!r} (peng, zhao, long, chi)"
+                f"melds[{i}]: 未知的牌组 unknown meld kind {m['kind']!r} ({', '.join(k.value for k in MeldKind)})"
             ) from None
         try:
             melds.append(Meld(kind, tuple(_cards(m.get("cards"), f"melds[{i}]"))))
         except MeldError as exc:
             raise RequestError(f"melds[{i}]: {exc}") from None
     win_card: int | None = None
-    self_drawn = False
+    arrival: Arrival | None = None
     win = data.get("win")
     if win is not None:
         if not isinstance(win, Mapping) or set(win) - {"card", "from"} or "card" not in win:
-            raise RequestError('win 应是 {"card": "…", "from": "self"|"other"} must be an object')
+            raise RequestError('win 应是 {"card": "…", "from": "self"|"other"|"discard"} must be an object')
         kinds = _cards(win["card"], "win.card")
         if len(kinds) != 1:
             raise RequestError(f"胡的牌应是一张 win.card must be one card, got {len(kinds)}")
         win_card = kinds[0]
         source = win.get("from", "other")
-        if source not in ("self", "other"):
-            raise RequestError(f"win.from 应是 self 或 other, not {source!r}")
-        self_drawn = source == "self"
+        if source == "self":
+            arrival = "self"
+        elif source == "other":
+            arrival = "other"
+        elif source == "discard":
+            arrival = "discard"
+        else:
+            raise RequestError(f"win.from 应是 self、other 或 discard (self, other or discard), not {source!r}")
+        if arrival == "discard" and not rules.win.on_discard:
+            raise RequestError("这套规则不能胡别人打出的牌 (under these rules a win is only on a card revealed "
+                               "from the stock)")
+    self_drawn = arrival == "self"
     tianhu = _bool(data, "tianhu")
     flags = WinFlags(
         tianhu=tianhu, dihu=_bool(data, "dihu"), haidi=_bool(data, "haidi"),
@@ -136,7 +147,7 @@ def parse_request(data: Any) -> Request:
     except NotationError as exc:
         raise RequestError(str(exc)) from None
     return Request(rules, counts, mt, win_card, flags, _seat(data, "seat"), _seat(data, "dealer"), wind,
-                   _bool(data, "notes"))
+                   _bool(data, "notes"), arrival)
 
 
 def _group_json(ev: Evaluation) -> list[dict[str, Any]]:
@@ -168,7 +179,7 @@ def _settlement_json(s: Settlement) -> dict[str, Any]:
 def score_request(req: Request) -> dict[str, Any]:
     """Evaluate and settle a checked request (``req.notes``: the arithmetic of 等 play too, for people)."""
     rules = req.rules
-    ev = evaluate(rules, req.hand, req.melds, req.win)
+    ev, _shape = evaluate_win(rules, req.hand, req.melds, req.win, req.arrival)
     red = sum(n for k, n in enumerate(all_kinds(req.hand, req.melds, req.win)) if is_red(k))
     out: dict[str, Any] = {"complete": ev.complete, "ok": False, "hu": None, "red": red, "groups": []}
     hu: int | None = None
@@ -178,7 +189,7 @@ def score_request(req: Request) -> dict[str, Any]:
         out["groups"] = _group_json(ev)
         try:
             won = best_win(rules, req.hand, req.melds, req.win, winner=req.seat, dealer=req.dealer,
-                           flags=req.flags, wind=req.wind)
+                           flags=req.flags, wind=req.wind, arrival=req.arrival)
         except ValueError as exc:
             out["error"] = str(exc)
             out.update(hu=hu, deng=None, multipliers=[], points=None, payments=[])
@@ -191,6 +202,8 @@ def score_request(req: Request) -> dict[str, Any]:
             out["groups"] = _group_json(Evaluation(True, hu, won.groups))
             if won.lan:
                 out["lan"] = True
+            if won.how:  # 偎胡 / 提胡 / 跑胡: the winning card went where it must
+                out["win_as"] = {"how": won.how, "name": HOW_ZH[won.how]}
     else:
         out["error"] = ev.reason
         inst = instant_win(rules, req.hand) if req.win is None and not req.melds else None

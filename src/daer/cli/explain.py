@@ -61,6 +61,10 @@ def print_result(console: Console, r: dict[str, Any], en: bool, label: SeatLabel
         print_groups(console, r["groups"], r["hu"], en)
     if r.get("instant"):
         console.print(f"{t('instant', en)}: {r['instant']}")
+    if r.get("win_as"):  # 偎胡 / 提胡 / 跑胡: the winning card went where the rules force it
+        how = r["win_as"]
+        console.print(f"{how['name']} (the winning card made a {how['how']})" if en
+                      else f"{how['name']}：胡的牌{ {'wei': '偎', 'ti': '提', 'pao': '跑'}[how['how']] }成一列")
     if not r["ok"]:
         console.print(f"[bold red]{t('not_win', en)}[/]: {r.get('error', '')}")
         return

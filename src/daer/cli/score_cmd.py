@@ -31,6 +31,8 @@ def score(
     zhao: Annotated[list[str] | None, typer.Option(help="桌面的招 a 招 on the table")] = None,
     long: Annotated[list[str] | None, typer.Option(help="桌面的垅 a 垅 on the table")] = None,
     chi: Annotated[list[str] | None, typer.Option(help="桌面的吃 a 吃 (run or 绞) on the table")] = None,
+    wei: Annotated[list[str] | None, typer.Option(help="桌面的偎（跑胡子，扣着的也是） a 偎 on the table")] = None,
+    discard: Annotated[bool, typer.Option("--discard", help="别人打出的 the winning card was a discard")] = False,
     rules: Annotated[str, typer.Option(help="规则 ruleset name or house-rule .toml")] = "luzhou",
     set_: Annotated[list[str] | None, typer.Option("--set", help="改规则 override an option: key=value")] = None,
     tianhu: Annotated[bool, typer.Option(help="天胡")] = False,
@@ -53,10 +55,11 @@ def score(
         "rules": rules, "hand": hand, "tianhu": tianhu, "dihu": dihu, "haidi": haidi, "seat": seat, "dealer": dealer,
         "notes": True,  # people read the terminal: the arithmetic of 等 play too
     }
-    melds = [(k, c) for k, vals in (("peng", peng), ("zhao", zhao), ("long", long), ("chi", chi)) for c in vals or ()]
+    melds = [(k, c) for k, vals in (("peng", peng), ("zhao", zhao), ("long", long), ("chi", chi), ("wei", wei))
+             for c in vals or ()]
     request["melds"] = [{"kind": k, "cards": c} for k, c in melds]
     if win is not None:
-        request["win"] = {"card": win, "from": "self" if self_drawn else "other"}
+        request["win"] = {"card": win, "from": "self" if self_drawn else "discard" if discard else "other"}
     try:
         request["options"] = dict(parse_override(s) for s in set_ or ())
         req = parse_request(request)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from daer.engine.actions import Action
     from daer.engine.events import Event
     from daer.engine.views import Offer, Phase, Result, TableMeld
-    from daer.hands import Meld, MeldKind
+    from daer.hands import Arrival, Meld, MeldKind
     from daer.rules.model import Ruleset
     from daer.scoring import Settlement
 
@@ -46,13 +46,13 @@ class HandState(Protocol):
     choices: dict[int, Action]
     result: Result | None
     instants: dict[int, Instant]
-    _hu_memo: list[dict[int | None, int | None]]
+    _hu_memo: list[dict[tuple[int | None, Arrival | None], int | None]]
 
     def start_play(self) -> None: ...
 
     def finish(self, result: Result, st: Settlement) -> None: ...
 
-    def can_hu(self, seat: int, kind: int | None) -> int | None: ...
+    def can_hu(self, seat: int, kind: int | None, arrival: Arrival | None = None) -> int | None: ...
 
     def _take_kind(self, seat: int, kind: int) -> int: ...
 

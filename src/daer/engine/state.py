@@ -35,7 +35,7 @@ from daer.engine.handstate import Instant
 from daer.engine.instant import instant_seats, offer_instant, resolve_instant
 from daer.engine.penalty import huang_penalties, note_unmade
 from daer.engine.views import Offer, Phase, Result, ShownOffer, TableMeld, TableSeen, View
-from daer.hands import Meld, MeldKind, iter_arrangements, waits
+from daer.hands import Arrival, Meld, MeldKind, WinShape, iter_arrangements, waits, win_shapes
 from daer.hands.evaluate import evaluator_for
 from daer.mingtang import best_win
 from daer.rules.model import Ruleset
@@ -106,7 +106,7 @@ class GameState:
         self.instants: dict[int, Instant] = {}
         """Instant wins (3垅/5坎) still to be taken or declined at the deal (see :mod:`daer.engine.instant`)."""
         self._ev = evaluator_for(rules)
-        self._hu_memo: list[dict[int | None, int | None]] = [{} for _ in range(n)]
+        self._hu_memo: list[dict[tuple[int | None, Arrival | None], int | None]] = [{} for _ in range(n)]
         self._orphans: list[list[int] | None] = [None] * n
         """Cards of each seat's hand that fit no 列 (see :func:`~daer.engine.claims.orphans`), when known."""
         """胡 per winning kind of each seat's current hand; cleared whenever that hand or its melds change."""
@@ -255,33 +255,56 @@ class GameState:
         self._reveal(self._next[offer.owner])
 
     # -- options ------------------------------------------------------------------------------
-    def can_hu(self, seat: int, kind: int | None) -> int | None:
-        """胡 of ``seat`` winning on ``kind`` (None: the dealt hand as it is), or None if it cannot win."""
+    def can_hu(self, seat: int, kind: int | None, arrival: Arrival | None = None) -> int | None:
+        """胡 of ``seat`` winning on ``kind`` (None: the dealt hand as it is), or None if it cannot win.
+
+        ``arrival`` (``self``, ``other``, ``discard``): how the card comes, so that it is scored as what
+        the rules force it to become (偎胡, 提胡, 跑胡: :func:`~daer.hands.forced.win_shapes`).
+        """
         memo = self._hu_memo[seat]
-        if kind in memo:
-            return memo[kind]
-        result: int | None = None
+        key = (kind, arrival)
+        if key in memo:
+            return memo[key]
         lone = self._orphans[seat]
         if lone is None:
             lone = self._orphans[seat] = orphans(self.counts[seat])
-        fits = kind is None or (
-            len(lone) <= 2 and all(o in PARTNERS[kind] for o in lone) and may_fit(self.counts[seat], kind)
-        )
-        if fits:
-            best = self._ev.best(tuple(self.counts[seat]), self._meld_objs[seat], kind)
-            if best is not None:
-                hu = best[0]
-                lan = self.rules.win.lan_hu
-                if lan and hu < self.rules.win.min_hu and (hu == 0 or self._lan_possible(seat, kind)):
-                    hu = lan
-                result = hu if hu >= self.rules.win.min_hu else None
-        memo[kind] = result
+        result: int | None = None
+        for shape in win_shapes(self.rules, tuple(self.counts[seat]), self._meld_objs[seat], kind, arrival):
+            hu = self._shape_hu(shape, lone)
+            if hu is not None and (result is None or hu > result):
+                result = hu
+        memo[key] = result
         return result
 
-    def _lan_possible(self, seat: int, kind: int | None) -> bool:
+    def _shape_hu(self, shape: WinShape, lone: list[int]) -> int | None:
+        """胡 of one shape of a win (see :meth:`can_hu`), or None if it cannot win."""
+        k = shape.win
+        if shape.how:  # the card lies in a meld: the hand must be complete by itself
+            fits = not lone
+        else:
+            fits = k is None or (len(lone) <= 2 and all(o in PARTNERS[k] for o in lone) and may_fit(shape.hand, k))
+        if not fits:
+            return None
+        best = self._ev.best(shape.hand, shape.melds, k)
+        if best is None:
+            return None
+        hu = best[0]
+        lan = self.rules.win.lan_hu
+        if lan and hu < self.rules.win.min_hu and (hu == 0 or self._lan_possible(shape)):
+            hu = lan
+        return hu if hu >= self.rules.win.min_hu else None
+
+    def _lan_possible(self, shape: WinShape) -> bool:
         """烂和: some arrangement of the hand has no 列 with 胡 (the best one has a few)."""
-        arrs = iter_arrangements(self.rules, tuple(self.counts[seat]), self._meld_objs[seat], kind)
+        arrs = iter_arrangements(self.rules, shape.hand, shape.melds, shape.win)
         return any(not sum(g.hu for g in a) for a in arrs)
+
+    @staticmethod
+    def arrival_of(seat: int, offer: Offer) -> Arrival:
+        """How the card on offer comes to ``seat``: its own reveal, another's reveal, or a discard."""
+        if offer.source == "reveal":
+            return "self" if seat == offer.owner else "other"
+        return "discard"
 
     def _claim_options(self, seat: int, offer: Offer) -> list[Action]:
         k = offer.kind
@@ -289,7 +312,8 @@ class GameState:
         own = offer.source == "reveal" and seat == offer.owner
         p = self.rules.play
         out: list[Action] = []
-        if (offer.source == "reveal" or self.rules.win.on_discard) and self.can_hu(seat, k) is not None:
+        if (offer.source == "reveal" or self.rules.win.on_discard) and \
+                self.can_hu(seat, k, self.arrival_of(seat, offer)) is not None:
             out.append(Hu(seat=seat))
         if self.bao[seat]:
             return out  # 报牌: the hand is locked, only 胡 (or 过)
@@ -447,7 +471,7 @@ class GameState:
                 haidi=offer.source == "reveal" and not self.stock,
                 self_drawn=offer.source == "reveal" and seat == offer.owner,
             )
-            self._win(seat, offer.kind, flags)
+            self._win(seat, offer.kind, flags, self.arrival_of(seat, offer))
             return
         melds: list[tuple[int, ...]] = []
         pao = wei.pao_meld(self, seat, offer) if isinstance(win, Zhao) and self.counts[seat][offer.kind] < 3 else None
@@ -477,9 +501,9 @@ class GameState:
             self._declare_longs(seat)
         self._after_claim_or_deal(seat)
 
-    def _win(self, seat: int, kind: int | None, flags: WinFlags) -> None:
+    def _win(self, seat: int, kind: int | None, flags: WinFlags, arrival: Arrival | None = None) -> None:
         won = best_win(self.rules, tuple(self.counts[seat]), self._meld_objs[seat], kind, winner=seat,
-                       dealer=self.dealer, flags=flags, wind=self.wind)
+                       dealer=self.dealer, flags=flags, wind=self.wind, arrival=arrival)
         assert won is not None, "a 胡 was offered for a hand that cannot win"
         st = won.settlement
         names = [n for n, on in (("tianhu", flags.tianhu), ("dihu", flags.dihu), ("haidi", flags.haidi),

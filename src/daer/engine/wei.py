@@ -67,7 +67,7 @@ def on_reveal(st: HandState, seat: int, cid: int) -> bool:
     how = forced_how(st, seat, kind_of(cid))
     if how is None:
         return False
-    can_hu = st.can_hu(seat, kind_of(cid)) is not None
+    can_hu = st.can_hu(seat, kind_of(cid), "self") is not None
     if can_hu or st.hold:  # held windows (the online table): a window every time, so none shows a 胡 was possible
         st.forced = how
         st.offer = Offer(card=cid, kind=kind_of(cid), source="reveal", owner=seat)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from daer.cards import Counts, is_red
 from daer.hands.analysis import check_cards, evaluate
 from daer.hands.arrange import iter_arrangements
+from daer.hands.forced import Arrival, win_shapes
 from daer.hands.groups import Group, Meld
 from daer.mingtang.context import SEAT_CARDS, WinContext
 from daer.mingtang.patterns import matches
@@ -35,6 +36,8 @@ class Win:
     settlement: Settlement
     lan: bool = False
     """烂和: no 列 has 胡, counted as ``win.lan_hu``."""
+    how: str = ""
+    """What the winning card was forced into (:class:`~daer.hands.forced.WinShape`): ``wei``, ``ti``, ``pao``."""
 
 
 def seat_card(rules: Ruleset, winner: int, dealer: int) -> int | None:
@@ -130,15 +133,27 @@ def best_win(
     dealer: int = 0,
     flags: WinFlags | None = None,
     wind: int | None = None,
+    arrival: Arrival | None = None,
 ) -> Win | None:
     """The arrangement of a complete hand that pays ``winner`` most, settled; None if it cannot win.
 
     A hand cannot win when it is not complete, or when its 胡 is under ``win.min_hu``
-    and it is not a 烂和 (no 列 with 胡, under ``win.lan_hu``).
+    and it is not a 烂和 (no 列 with 胡, under ``win.lan_hu``).  ``arrival`` (how the winning card
+    came: ``self``, ``other``, ``discard``) lets the card be scored as what the rules force it to
+    become — 偎胡, 提胡, 跑胡 (:func:`~daer.hands.forced.win_shapes`); None leaves it free.
     """
     mt = tuple(melds)
     flags = flags or WinFlags()
     check_cards(hand, mt, win)
+    shapes = win_shapes(rules, hand, mt, win, arrival)
+    if len(shapes) > 1 or shapes[0].how:
+        best: Win | None = None
+        for sh in shapes:
+            got = best_win(rules, sh.hand, sh.melds, sh.win, winner=winner, dealer=dealer, flags=flags, wind=wind)
+            if got is not None and (best is None or (got.settlement.points[winner], got.hu)
+                                    > (best.settlement.points[winner], best.hu)):
+                best = replace(got, how=sh.how)
+        return best
     lan_hu, min_hu = rules.win.lan_hu, rules.win.min_hu
     if rules.scoring.mode not in PATTERN_MODES:
         ev = evaluate(rules, hand, mt, win)

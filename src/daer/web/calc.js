@@ -15,6 +15,7 @@ const T = {
     offline: "离线：需要网络来计算", busy: "请求太频繁，{s} 秒后自动重试", loading: "计算中…", empty: "点牌开始：先选手牌，再选胡的牌",
     share: "复制链接", copied: "链接已复制", instant: "起手胡", lan: "烂和", fifth: "有第五张", flagsT: "特殊",
     col: "列", tianhu: "天胡", dihu: "地胡", haidi: "海底", small: "小字", big: "大字",
+    as_wei: "偎胡", as_ti: "提胡", as_pao: "跑胡",
   },
   en: {
     title: "Da Er calculator", table: "Table", lang: "中文", hand: "Hand", melds: "On the table", win: "Winning card", winTab: "Win",
@@ -28,6 +29,7 @@ const T = {
     empty: "Tap cards to start: the hand first, then the winning card", share: "Copy link", copied: "Link copied",
     instant: "instant win", lan: "烂和 (no 列 with hu)", fifth: "a fifth copy", flagsT: "Special",
     col: "列", tianhu: "heavenly", dihu: "earthly", haidi: "last card", small: "small", big: "big",
+    as_wei: "偎胡 (the card made a wei)", as_ti: "提胡 (the card made a ti)", as_pao: "跑胡 (the card made a pao)",
   },
 };
 const t = (k, vars = {}) => {
@@ -277,7 +279,8 @@ function renderResult() {
       h("td", {}, cardRow(fromAscii(g.cards_ascii), "mid2")),
       h("td", { class: "num" }, String(g.hu)), h("td", { class: "muted" }, g.meld ? t("onTable") : t("inHand"))));
     kids.push(h("table", { class: "groups" }, h("tr", {}, h("th", {}, t("col")), h("th", {}, ""), h("th", {}, t("hu")), h("th", {}, t("where"))),
-      rows, h("tr", { class: "tot" }, h("td", {}, t("total")), h("td", {}, r.instant ? `${t("instant")} ${r.instant}` : r.lan ? t("lan") : ""),
+      rows, h("tr", { class: "tot" }, h("td", {}, t("total")), h("td", { id: "winas" }, r.instant ? `${t("instant")} ${r.instant}` : r.lan ? t("lan")
+          : r.win_as ? t(`as_${r.win_as.how}`) : ""),
         h("td", { class: "num", id: "hu" }, String(r.hu)), h("td", {}, ""))));
   }
   const waiting = r.waits && r.waits.length;
