@@ -183,3 +183,36 @@ def test_paohuzi_a_face_down_wei_takes_ones_own_fourth_as_a_ti_hu(server: Server
     page.wait_for_selector("#result[data-hu='30']")
     assert shown(page) == expected(cli({**request, "win": {"card": "陆", "from": "self"}}))
     assert page.inner_text("#winas") == "提胡" and "m=wei:d6d6d6" in page.url
+
+
+def test_an_answer_asked_before_a_change_is_never_shown_after_it(server: Server, page: Page) -> None:
+    """A slow answer to the hand as it was before the last tap must not fill the panel while the new one waits for
+    the page's debounce (it did: the panel showed the old payments, not busy, until the next answer came)."""
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.goto(f"{server.url}/calc")
+    tap(page, "hand", SEED_HAND)
+    tap(page, "peng", "叁")
+    tap(page, "win", "三")
+    shown(page)
+    page.route("**/api/score", hold)  # the next request waits until the test lets it go
+    page.select_option("#seat", "1")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    # from here the page's 150 ms debounce runs only when the test says
+    page.evaluate("""() => { window.debounced = []; const later = window.setTimeout;
+        window.setTimeout = (f, ms, ...a) => ms === 150 ? (window.debounced.push(f), 0) : later(f, ms, ...a); }""")
+    page.select_option("#seat", "3")  # a change: its request waits for the debounce
+    held[0].fulfill(response=held[0].fetch())  # the first answer arrives now, before the second is asked
+    page.wait_for_function("() => window.debounced.length === 1")
+    page.wait_for_timeout(300)
+    assert page.locator("#result").get_attribute("data-busy") is not None
+    page.unroute("**/api/score")
+    page.evaluate("() => window.debounced.pop()()")
+    assert shown(page) == expected(cli({**SEED_REQUEST, "seat": 3}))

@@ -124,6 +124,7 @@ function request() {
 }
 function changed() {
   history.replaceState(null, "", `/calc?${toQuery()}`);
+  S.seq++; // an answer still on its way was asked before this change: it is dropped, never shown
   S.state = "loading";
   render();
   clearTimeout(S.timer);
