@@ -291,3 +291,18 @@ def test_a_registration_challenge_is_bound_to_its_player_and_spent_once(client: 
     assert db.take_token("passkey_new", hashed, 1) == 1
     assert db.take_token("passkey_new", hashed, 1) is False  # spent
     assert as_(client, other).get("/api/me").json()["passkeys"] == 0
+
+
+def test_a_player_from_seat_to_deletion_on_sqlite_and_postgresql(db_url: str) -> None:
+    with _app(db_url) as c:
+        secret, made = seat(c, "阿明")
+        assert as_(c, secret).post("/api/me", json={"nickname": "明哥", "avatar": "c5"}).status_code == 200
+        key = c.post("/api/me/links", json={}).json()["url"].split("#link=")[1]
+        assert as_(c, None).post("/api/me/link/redeem", json={"secret": key}).status_code == 200
+        second = c.cookies[COOKIE]
+        assert as_(c, None).post("/api/me/link/redeem", json={"secret": key}).status_code == 400
+        me = as_(c, second).get("/api/me").json()
+        assert (me["nickname"], me["avatar"], me["devices"]) == ("明哥", "c5", 2)
+        assert as_(c, second).get("/api/me/export").json()["seats"][0]["room"] == made["code"]
+        assert c.post("/api/me/delete", json={"confirm": "删除"}).status_code == 200
+        assert [as_(c, s).get("/api/me").status_code for s in (secret, second)] == [401, 401]
