@@ -17,7 +17,8 @@ const W = {
     data: "我的数据", export: "导出我的数据（JSON）", del: "注销账号",
     delHint: "昵称、头像和所有登录凭证都会删除，不能恢复；和别人一起打过的牌局记录保留，名字显示为“已注销玩家”。",
     delType: "输入“删除”确认", delDo: "永久注销", deleted: "账号已注销", linked: "已在这台设备上登录",
-    signedIn: "已登录", netError: "网络错误", since: "玩家编号 {id}",
+    signedIn: "已登录", netError: "网络错误", since: "{d} 加入",
+    colours: ["红", "橙", "金", "绿", "青", "蓝", "紫", "灰"],
   },
   en: {
     title: "Me", lobby: "← Lobby", lang: "中文", nickname: "Nickname", avatar: "Avatar", save: "Save", saved: "Saved",
@@ -32,10 +33,12 @@ const W = {
     data: "My data", export: "Export my data (JSON)", del: "Delete my account",
     delHint: "Your nickname, avatar and every sign-in are deleted for good; games shared with others keep their records under \"已注销玩家\" (deleted player).",
     delType: "Type 删除 to confirm", delDo: "Delete for good", deleted: "Account deleted", linked: "Signed in on this device",
-    signedIn: "Signed in", netError: "network error", since: "Player no. {id}",
+    signedIn: "Signed in", netError: "network error", since: "joined {d}",
+    colours: ["red", "orange", "gold", "green", "teal", "blue", "purple", "grey"],
   },
 };
 const w = words(W, () => lang);
+const colourName = (a) => (W[lang] || W.zh).colours[Number(a.slice(1))] ?? a;
 const $app = document.getElementById("app");
 const errText = (e) => (lang === "en" ? `${e.en}` : `${e.zh}`);
 
@@ -123,11 +126,11 @@ function profile(me) {
   const status = h("p", { class: "status", id: "profilestatus", role: "status" });
   const nick = h("input", { id: "nickname", value: me.nickname, maxlength: me.nickname_max, autocomplete: "nickname" });
   const head = () => h("div", { class: "me-head" }, avatar(nick.value.trim() || me.nickname, chosen),
-    h("div", {}, h("div", { class: "nick", id: "shownick" }, me.nickname), h("div", { class: "muted" }, w("since", { id: me.id }))));
+    h("div", {}, h("div", { class: "nick", id: "shownick" }, me.nickname), h("div", { class: "muted" }, w("since", { d: new Date(me.created_at * 1000).toLocaleDateString(lang === "en" ? "en" : "zh-CN") }))));
   const top = h("div", {}, head());
   const choices = h("div", { class: "avatars", role: "group", "aria-label": w("avatar") });
   const drawChoices = () => choices.replaceChildren(...me.avatars.map((a) => h("button", { type: "button", "data-avatar": a,
-    "aria-pressed": String(a === chosen), "aria-label": `${w("avatar")} ${a}`, onclick: () => { chosen = a; drawChoices(); top.replaceChildren(head()); } },
+    "aria-pressed": String(a === chosen), "aria-label": `${w("avatar")}：${colourName(a)}`, onclick: () => { chosen = a; drawChoices(); top.replaceChildren(head()); } },
   avatar(nick.value.trim() || me.nickname, a, "small"))));
   drawChoices();
   nick.addEventListener("input", () => { drawChoices(); top.replaceChildren(head()); });
@@ -169,19 +172,22 @@ function passkeys(me) {
 
 function account(me) {
   const devices = h("p", { class: "muted", id: "devicecount" }, w("devicesCount", { n: me.devices }));
+  return h("div", { class: "panel", id: "account" },
+    h("h2", {}, w("devices")), devices,
+    h("div", { class: "me-actions" },
+      h("button", { id: "signoutothers", onclick: guard(async () => {
+        const r = await post("/api/me/signout-others"); toast(w("signedOutOthers", { n: r.signed_out })); start(); }) }, w("signOutOthers")),
+      h("button", { id: "signout", onclick: guard(async () => { await post("/api/me/signout"); stranger(); }) }, w("signOut"))));
+}
+
+function data() {
   const confirmField = h("input", { id: "delconfirm", placeholder: "删除", autocomplete: "off", "aria-label": w("delType") });
   const del = guard(async () => {
     await post("/api/me/delete", { confirm: confirmField.value.trim() });
     localStorage.removeItem("daer.name");
     toast(w("deleted")); stranger();
   });
-  return h("div", { class: "panel", id: "account" },
-    h("h2", {}, w("devices")), devices,
-    h("div", { class: "me-actions" },
-      h("button", { id: "signoutothers", onclick: guard(async () => {
-        const r = await post("/api/me/signout-others"); toast(w("signedOutOthers", { n: r.signed_out })); start(); }) }, w("signOutOthers")),
-      h("button", { id: "signout", onclick: guard(async () => { await post("/api/me/signout"); stranger(); }) }, w("signOut"))),
-    h("h2", {}, w("data")),
+  return h("div", { class: "panel", id: "data" }, h("h2", {}, w("data")),
     h("div", { class: "me-actions" }, h("a", { href: "/api/me/export", download: "", class: "button", id: "export" }, w("export"))),
     h("details", { class: "danger-zone", id: "delete" }, h("summary", {}, w("del")),
       h("p", { class: "muted" }, w("delHint")), h("label", { for: "delconfirm" }, w("delType")), confirmField,
@@ -200,6 +206,6 @@ async function start() {
   if (!res || res.status === 401) { stranger(); return; }
   const me = await res.json();
   if (!res.ok) { toast(errText(me)); stranger(); return; }
-  $app.replaceChildren(bar(), profile(me), device(), passkeys(me), account(me));
+  $app.replaceChildren(bar(), profile(me), device(), passkeys(me), account(me), data());
 }
 start();
