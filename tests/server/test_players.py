@@ -49,6 +49,13 @@ def seat(c: TestClient, name: str = "阿明", secret: str | None = None) -> tupl
     return c.cookies.get(COOKIE) or secret, res.json()
 
 
+def signed_in(c: TestClient) -> bool:
+    """Whether the client's cookie signs a live player in (``GET /api/me`` answers a stranger 200 too)."""
+    res = c.get("/api/me")
+    assert res.status_code == 200
+    return bool(res.json()["signed_in"])
+
+
 def players_in(c: TestClient) -> int:
     with c.app.state.manager.store.engine.connect() as conn:  # type: ignore[attr-defined]
         return int(conn.execute(text("SELECT count(*) FROM players")).scalar() or 0)
@@ -187,10 +194,10 @@ def test_sign_out_and_sign_out_every_other_device(client: TestClient) -> None:
         as_(client, None).post("/api/me/link/redeem", json={"secret": key})
         devices.append(client.cookies[COOKIE])
     assert as_(client, devices[1]).post("/api/me/signout-others", json={}).json() == {"signed_out": 2}
-    assert [as_(client, d).get("/api/me").status_code for d in devices] == [401, 200, 401]
+    assert [signed_in(as_(client, d)) for d in devices] == [False, True, False]
     res = as_(client, devices[1]).post("/api/me/signout", json={})
     assert res.status_code == 200 and f'{COOKIE}=""' in res.headers["set-cookie"]
-    assert as_(client, devices[1]).get("/api/me").status_code == 401
+    assert not signed_in(as_(client, devices[1]))
 
 
 # -- export and delete ------------------------------------------------------------------------------------------
@@ -210,10 +217,10 @@ def test_delete_erases_the_name_and_secrets_and_shared_seats_say_deleted(client:
         client.cookies[COOKIE]
     key = as_(client, secret).post("/api/me/links", json={}).json()["url"].split("#link=")[1]
     wrong = client.post("/api/me/delete", json={"confirm": "yes"})
-    assert wrong.status_code == 400 and client.get("/api/me").status_code == 200
+    assert wrong.status_code == 400 and signed_in(client)
     res = client.post("/api/me/delete", json={"confirm": "删除"})
     assert res.status_code == 200 and res.json()["seats_renamed"] == 1
-    assert as_(client, secret).get("/api/me").status_code == 401
+    assert not signed_in(as_(client, secret))
     assert as_(client, None).post("/api/me/link/redeem", json={"secret": key}).status_code == 400
     room = as_(client, None).get(f"/api/rooms/{made['code']}").json()["room"]
     assert [s["name"] for s in room["seats"][:2]] == ["已注销玩家", "小红"]  # the live room too
@@ -241,6 +248,7 @@ OPEN = [("POST", "/api/me/link/redeem", {"secret": "not-a-link"}), ("POST", "/ap
 ROLES = ["stranger", "forged", "player", "other", "deleted"]
 EXPECTED = {  # status per (path, role): signed-in endpoints 401 for all but a live player
     **{(path, role): 401 for _m, path, _b in SIGNED_IN for role in ("stranger", "forged", "deleted")},
+    **{("/api/me", role): 200 for role in ("stranger", "forged", "deleted")},  # GET: {"signed_in": false} …
     **{(path, role): 200 for _m, path, _b in SIGNED_IN for role in ("player", "other")},
     **{("/api/me/passkeys/finish", role): 400 for role in ("player", "other")},  # a junk credential
     **{("/api/me/link/redeem", role): 400 for role in ROLES},  # anyone may try a link: a wrong one is refused
@@ -262,11 +270,16 @@ def test_every_endpoint_checks_who_asks(client: TestClient, method: str, path: s
     secret = {"stranger": None, "forged": "f" * 43, "player": mine, "other": other, "deleted": gone}[role]
     as_(client, secret)
     res = client.get(path) if method == "GET" else client.post(path, json=body)
-    assert res.status_code == EXPECTED[(path, role)], res.text
+    expected = EXPECTED[(path, role)]
+    if method == "POST" and path == "/api/me" and role in ("stranger", "forged", "deleted"):
+        expected = 401  # … but an edit needs a player
+    assert res.status_code == expected, res.text
+    if method == "GET" and path == "/api/me":
+        assert res.json()["signed_in"] is (role in ("player", "other"))
     # whatever was asked, the first player's data is theirs alone
     after = as_(client, mine).get("/api/me")
     if role == "player" and path in ("/api/me/signout", "/api/me/delete"):
-        assert after.status_code == 401
+        assert after.json() == {"signed_in": False}
         return
     assert after.status_code == 200 and after.json()["nickname"] == ("改名" if role == "player" and path == "/api/me"
                                                                      and method == "POST" else "阿明")
@@ -305,4 +318,4 @@ def test_a_player_from_seat_to_deletion_on_sqlite_and_postgresql(db_url: str) ->
         assert (me["nickname"], me["avatar"], me["devices"]) == ("明哥", "c5", 2)
         assert as_(c, second).get("/api/me/export").json()["seats"][0]["room"] == made["code"]
         assert c.post("/api/me/delete", json={"confirm": "删除"}).status_code == 200
-        assert [as_(c, s).get("/api/me").status_code for s in (secret, second)] == [401, 401]
+        assert [signed_in(as_(c, s)) for s in (secret, second)] == [False, False]

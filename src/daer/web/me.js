@@ -203,9 +203,9 @@ async function start() {
     try { await post("/api/me/link/redeem", { secret: m[1] }); toast(w("linked")); } catch (e) { toast(errText(e)); }
   }
   const res = await fetch("/api/me").catch(() => null);
-  if (!res || res.status === 401) { stranger(); return; }
-  const me = await res.json();
-  if (!res.ok) { toast(errText(me)); stranger(); return; }
+  const me = res ? await res.json().catch(() => ({})) : { zh: w("netError"), en: "network error" };
+  if (!res || !res.ok) { toast(errText(me)); stranger(); return; }
+  if (!me.signed_in) { stranger(); return; }
   $app.replaceChildren(bar(), profile(me), device(), passkeys(me), account(me), data());
 }
 start();

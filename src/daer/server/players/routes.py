@@ -57,7 +57,8 @@ class DeleteBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 
 def me_json(players: Players, player: PlayerRow) -> dict[str, Any]:
     """What ``GET /api/me`` answers."""
-    return {"id": player.id, "nickname": player.nickname, "avatar": player.avatar, "created_at": player.created_at,
+    return {"signed_in": True, "id": player.id, "nickname": player.nickname, "avatar": player.avatar,
+            "created_at": player.created_at,
             "devices": len(players.db.sessions(player.id)), "passkeys": len(players.db.passkeys_of(player.id)),
             "avatars": list(AVATARS), "nickname_max": NICK_MAX}
 
@@ -74,8 +75,8 @@ def player_routes(players: Players, limits: Limits, on_delete: Callable[[list[tu
 
     async def me(request: Request) -> Response:
         player = asking(request)
-        if isinstance(player, JSONResponse):
-            return player
+        if isinstance(player, JSONResponse):  # who am I: "nobody" is an answer, not an error
+            return JSONResponse({"signed_in": False}) if player.status_code == 401 else player
         return JSONResponse(me_json(players, player))
 
     async def edit(request: Request) -> Response:
