@@ -82,7 +82,7 @@ def test_a_seat_makes_a_player_who_edits_links_a_device_adds_a_passkey_exports_a
     page.click("#save")
     page.wait_for_function("() => document.getElementById('profilestatus').textContent !== ''")
     assert page.inner_text("#shownick") == HOSTILE
-    assert page.locator("#app svg").count() == 0
+    assert page.locator("svg[onload]").count() == 0
     me = _me(page)
     assert me["nickname"] == HOSTILE and me["avatar"] == "c5"
     page.fill("#nickname", "明哥")
@@ -170,4 +170,26 @@ def test_me_in_english_on_a_phone(browser: Any, base: str) -> None:
     page.screenshot(path=str(SHOTS / "me-en-360.png"), full_page=True)
     page.click("#lang")
     page.wait_for_selector("text=在另一台设备上登录")
+    ctx.close()
+
+
+def test_a_hostile_nickname_is_text_at_the_table_too(browser: Any, base: str) -> None:
+    ctx = browser.new_context(**PHONE)
+    errors: list[str] = []
+    page = _page(ctx, errors)
+    _take_a_seat(page, base, "Ann")
+    page.goto(f"{base}/me")
+    page.wait_for_selector("#profile")
+    page.fill("#nickname", HOSTILE)
+    page.click("#save")
+    page.wait_for_function("() => document.getElementById('shownick').textContent.startsWith('<')")
+    page.goto(base)
+    page.wait_for_selector("#create")
+    assert page.input_value("#name") == HOSTILE  # the lobby's name field follows 我的
+    page.fill("#name", "")  # no name typed: the seat takes the nickname from the server
+    page.fill("#timer", "0")
+    page.click("#create")
+    page.wait_for_selector("#waiting")
+    assert HOSTILE in page.inner_text(".seatlist")
+    assert page.locator("svg[onload]").count() == 0 and errors == []
     ctx.close()
