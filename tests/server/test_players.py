@@ -37,7 +37,7 @@ def as_(c: TestClient, secret: str | None) -> TestClient:
     """The client as the device holding ``secret`` (None: no cookie)."""
     c.cookies.clear()
     if secret is not None:
-        c.cookies.set(COOKIE, secret)
+        c.cookies.set(COOKIE, secret, domain="testserver.local")  # where the jar keeps the server's own
     return c
 
 
@@ -319,3 +319,15 @@ def test_a_player_from_seat_to_deletion_on_sqlite_and_postgresql(db_url: str) ->
         assert as_(c, second).get("/api/me/export").json()["seats"][0]["room"] == made["code"]
         assert c.post("/api/me/delete", json={"confirm": "删除"}).status_code == 200
         assert [signed_in(as_(c, s)) for s in (secret, second)] == [False, False]
+
+
+def test_a_later_seat_renews_the_cookie_and_a_repeated_link_adds_nothing(client: TestClient) -> None:
+    secret, made = seat(client, "阿明")
+    as_(client, secret)
+    res = client.post(f"/api/rooms/{made['code']}/join", json={"name": ""})
+    assert res.status_code == 200 and f"{COOKIE}={secret}" in res.headers["set-cookie"]  # the same secret, renewed
+    from daer.store.players import PlayerStore  # noqa: PLC0415
+    db = PlayerStore(client.app.state.manager.store.engine)  # type: ignore[attr-defined]
+    pid = client.get("/api/me").json()["id"]
+    db.link_seat(pid, made["code"], 0)  # the create answered again (another worker): no second row
+    assert [(s["room"], s["seat"]) for s in db.seats_of(pid)] == [(made["code"], 1), (made["code"], 0)]

@@ -119,8 +119,13 @@ class PlayerStore:
 
     # -- seats ------------------------------------------------------------------------------------------
     def link_seat(self, player_id: int, code: str, seat: int) -> None:
-        """Player ``player_id`` took seat ``seat`` of room ``code`` (the room is stored already)."""
+        """Player ``player_id`` took seat ``seat`` of room ``code`` (the room is stored already); a repeat (the
+        same request answered again by another worker) adds nothing."""
         with self.engine.begin() as conn:
+            latest = conn.execute(select(_PSEATS.c.player_id).where(_PSEATS.c.room_code == code, _PSEATS.c.seat == seat)
+                                  .order_by(_PSEATS.c.id.desc())).first()
+            if latest is not None and int(latest[0]) == player_id:
+                return
             conn.execute(insert(_PSEATS).values(player_id=player_id, room_code=code, seat=seat,
                                                 joined_at=time.time()))
 

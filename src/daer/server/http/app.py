@@ -214,16 +214,6 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     async def replay_page(_request: Request) -> Response:
         return FileResponse(str(WEB / "replay.html"))
 
-    async def me_page(_request: Request) -> Response:
-        return FileResponse(str(WEB / "me.html"))
-
-    def erased(seats: list[tuple[str, int]]) -> None:
-        """A deleted player's seats in rooms this worker holds take the stored neutral name too."""
-        for code, seat in seats:
-            room = manager().rooms.get(code)
-            if room is not None and room.seats[seat].kind == "human":
-                room.seats[seat].name = GONE
-
     async def options(_request: Request) -> Response:
         # strengths first (easy / normal / hard), then the bots by name
         presets = preset_names()
@@ -392,7 +382,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     app = Starlette(
         routes=[
             Route("/", page), Route("/r/{code}", page), Route("/replay/{code}/{number:int}", replay_page),
-            Route("/favicon.ico", favicon), Route("/me", me_page), *player_routes(players, lim, erased),
+            Route("/favicon.ico", favicon),
+            *player_routes(players, lim, lambda seats: manager().rename_seats(seats, GONE)),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
             Route("/api/rooms/{code}/hands/{number:int}/record", record),

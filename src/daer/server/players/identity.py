@@ -2,7 +2,7 @@
 
 The cookie ``daer_player`` holds 32 random bytes (``secrets.token_urlsafe``); the store keeps only its
 SHA-256.  It is ``HttpOnly``, ``SameSite=Lax``, ``Path=/``, ``Secure`` when the page is served over https,
-and lasts :data:`COOKIE_DAYS` days (renewed at each sign-in).  A player is made only by a seat taken
+and lasts :data:`COOKIE_DAYS` days from the last seat taken or sign-in.  A player is made only by a seat taken
 (``POST /api/rooms``, ``POST /api/rooms/{code}/join``) — never by a page view — at most as often as the
 ``player`` rate of :mod:`daer.server.safety.limits` allows per address; past it the seat is still given,
 unlinked.
@@ -147,6 +147,7 @@ class Players:
         player = self.current(request)
         if player is not None:
             pid = player.id
+            self.set_cookie(request, response, str(self.secret_of(request)))  # a seat renews the cookie's life
         else:
             if self.limits.retry_after("player", address_of(request)) > 0:
                 return None

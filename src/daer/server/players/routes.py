@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from importlib import resources
 from typing import Any
 
 import msgspec
 import segno
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from daer.server.players.identity import (
@@ -72,6 +73,9 @@ def player_routes(players: Players, limits: Limits, on_delete: Callable[[list[tu
             return refused
         player = players.current(request)
         return no_player() if player is None else player
+
+    async def page(_request: Request) -> Response:
+        return FileResponse(str(resources.files("daer") / "web" / "me.html"))
 
     async def me(request: Request) -> Response:
         player = asking(request)
@@ -172,7 +176,7 @@ def player_routes(players: Players, limits: Limits, on_delete: Callable[[list[tu
         return res
 
     return [
-        Route("/api/me", me), Route("/api/me", edit, methods=["POST"]),
+        Route("/me", page), Route("/api/me", me), Route("/api/me", edit, methods=["POST"]),
         Route("/api/me/signout", sign_out, methods=["POST"]),
         Route("/api/me/signout-others", sign_out_others, methods=["POST"]),
         Route("/api/me/export", export), Route("/api/me/delete", delete_me, methods=["POST"]),
