@@ -122,6 +122,7 @@ function request() {
 }
 function changed() {
   history.replaceState(null, "", `/calc?${toQuery()}`);
+  S.seq++; // an answer still on its way was asked before this change: it is dropped, not shown as current
   S.state = "loading";
   render();
   clearTimeout(S.timer);
