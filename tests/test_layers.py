@@ -34,7 +34,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
 SERVER_LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in (
     "ops protocol",
     "safety",
-    "table",
+    "table players",
     "http",
 ))
 """The sub-packages of :mod:`daer.server`, bottom first (its ``__init__`` only names the app, lazily)."""

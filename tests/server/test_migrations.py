@@ -1,5 +1,6 @@
 """Alembic migrations on SQLite and PostgreSQL: a database made by revision 0001 upgrades in place (the acks of
-its stored actions become durable answers), its rooms still load, and migrating again changes nothing."""
+its stored actions become durable answers), its rooms still load, and migrating again changes nothing; 0007 adds
+the player tables to a database with rooms in it, and goes back."""
 
 from __future__ import annotations
 
@@ -11,19 +12,25 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, text
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine, inspect, text
 
 from daer.engine import new_hand
 from daer.rules import find_rules
 from daer.server.table.port import Leases
 from daer.server.table.rooms import room_from_row
 from daer.store import Store
+from daer.store.players import PlayerStore
 
 
 def _config() -> Config:
     cfg = Config()
     cfg.set_main_option("script_location", str(resources.files("daer.store") / "migrations"))
     return cfg
+
+
+HEAD = ScriptDirectory.from_config(_config()).get_current_head()
+"""The newest revision (the chain's one head)."""
 
 
 def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(db_url: str) -> None:
@@ -80,7 +87,7 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
 
     again = Store(db_url)  # nothing left to do
     with again.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0005"
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD
         assert conn.execute(text("SELECT count(*) FROM replies")).scalar() == len(acts)
     again.close()
 
@@ -131,7 +138,7 @@ def test_0003_sets_duplicate_hands_aside_and_keeps_the_record_that_got_furthest(
 
     store = Store(db_url)  # upgrades to head: refused before (the unique index met the duplicates)
     with store.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0005"
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD
         hands = conn.execute(text("SELECT number, id FROM hands ORDER BY number")).all()
         assert [tuple(h) for h in hands] == [(1, 2), (2, 3), (3, 7)]
         dropped = conn.execute(text("SELECT id, number, kept_id FROM hands_dropped ORDER BY id")).all()
@@ -177,7 +184,7 @@ def test_0005_keeps_one_room_per_create_request_and_refuses_a_second(db_url: str
 
     store = Store(db_url)
     with store.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0005"
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD
         rows = conn.execute(text("SELECT room_code, client_id FROM replies ORDER BY room_code, client_id")).all()
         assert [tuple(r) for r in rows] == [("EARLY", key), ("EARLY", "join:x"), ("LATE1", "join:x")]
     assert store.room_of_request("me", key) == "EARLY"
@@ -186,3 +193,52 @@ def test_0005_keeps_one_room_per_create_request_and_refuses_a_second(db_url: str
                           "VALUES ('LATE1', -1, :k, '{}', :f)"), {"k": key, "f": False})
     assert "unique" in str(refused.value).lower()
     store.close()
+
+
+def test_0007_adds_the_player_tables_to_a_0005_database_with_rooms_in_it_and_goes_back(db_url: str) -> None:
+    """A database at 0005 holding a room and its seats upgrades to the player tables: the old room loads, its
+    seats belong to nobody, a player can take one of them; the downgrade drops the tables and leaves the rooms;
+    upgrading again works."""
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        cfg = _config()
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0005")
+        conn.execute(text("INSERT INTO rooms (code, created_at, config, status, version, scores, dealer, hands_played,"
+                          " creator) VALUES ('OLD07', 0, '{\"timer\": 0}', 'waiting', 1, '[0,0,0,0]', 0, 0, 'me')"))
+        for s in range(4):
+            conn.execute(text("INSERT INTO seats (room_code, seat, kind, name, token_hash, auto) "
+                              "VALUES ('OLD07', :s, :k, :n, NULL, :f)"),
+                         {"s": s, "k": "human" if s == 0 else "empty", "n": "老王" if s == 0 else "", "f": False})
+    engine.dispose()
+
+    store = Store(db_url)
+    with store.engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD
+        tables = set(inspect(conn).get_table_names())
+        assert {"players", "player_sessions", "player_tokens", "player_passkeys", "player_seats"} <= tables
+        assert conn.execute(text("SELECT count(*) FROM player_seats")).scalar() == 0
+        indexes = {i["name"] for i in inspect(conn).get_indexes("player_seats")}
+        assert {"ix_player_seats_player_id", "ix_player_seats_room_seat"} <= indexes
+    row = store.load_room("OLD07")
+    assert row is not None and row.seats[0].name == "老王"
+    players = PlayerStore(store.engine)
+    pid = players.create("老王", "c1", "h" * 64)
+    players.link_seat(pid, "OLD07", 0)
+    assert players.seats_of(pid) == [{"room": "OLD07", "seat": 0, "joined_at": players.seats_of(pid)[0]["joined_at"],
+                                      "name": "老王"}]
+    store.close()
+
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        cfg = _config()
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0005")
+        assert "players" not in set(inspect(conn).get_table_names())
+        assert conn.execute(text("SELECT count(*) FROM seats WHERE room_code = 'OLD07'")).scalar() == 4
+    engine.dispose()
+    again = Store(db_url)
+    with again.engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD
+        assert conn.execute(text("SELECT count(*) FROM players")).scalar() == 0
+    again.close()

@@ -147,3 +147,27 @@ def test_the_waits_row_on_ones_own_turn_passes_the_contrast_scan(server: Server,
         assert found == [], "\n".join(found)
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_me_passes_the_scan_signed_in_and_out(server: Server, browser: Any, axe_source: str, size: str) -> None:
+    ctx = (browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                               reduced_motion="reduce") if size == "phone"
+           else browser.new_context(viewport=DESKTOP, reduced_motion="reduce"))
+    try:
+        page = ctx.new_page()
+        errors = strict(page)
+        page.goto(f"{server.url}/me")
+        page.wait_for_selector("#stranger")
+        found = scan(page, axe_source, "我的, signed out")
+        create_room(page, server)
+        page.goto(f"{server.url}/me")
+        page.wait_for_selector("#profile")
+        page.click("#makelink")
+        page.wait_for_selector("#qr")
+        page.click("#delete summary")
+        found += scan(page, axe_source, "我的, a link shown and the deletion open")
+        assert found == [], "\n".join(found)
+        assert errors == []
+    finally:
+        ctx.close()

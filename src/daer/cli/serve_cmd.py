@@ -99,6 +99,14 @@ def serve(
     score_rate: Annotated[str, typer.Option(help="每个地址每分钟计分令牌/突发 calculator tokens per minute per address"
                                                  "/burst (POST /api/score: 1 + lines/100 a request)")]
     = _fmt(DEFAULT_RATES["score"]),
+    player_rate: Annotated[str, typer.Option(help="每个地址每分钟新建玩家数/突发 players made at a first seat per "
+                                                  "minute per address/burst")] = _fmt(DEFAULT_RATES["player"]),
+    signin_rate: Annotated[str, typer.Option(help="每个地址每分钟登录次数（链接、通行密钥）/突发 sign-ins with a link "
+                                                  "or a passkey per minute per address/burst")]
+    = _fmt(DEFAULT_RATES["signin"]),
+    signin_link_rate: Annotated[str, typer.Option(help="每个地址每分钟生成登录链接数/突发 second-device links made per "
+                                                       "minute per address/burst")]
+    = _fmt(DEFAULT_RATES["signin_link"]),
     other_rate: Annotated[str, typer.Option(help="其他受限请求 other limited requests per minute/burst")]
     = _fmt(_DEF.default_rate),
     max_rooms: Annotated[int, typer.Option(min=1, help="进行中房间上限 live rooms in all")] = _DEF.max_rooms,
@@ -162,7 +170,8 @@ def serve(
 
     limits = Limits(
         rates={"create": _rate(create_rate), "join": _rate(join_rate), "lookup": _rate(lookup_rate),
-               "score": _rate(score_rate)},
+               "score": _rate(score_rate), "player": _rate(player_rate), "signin": _rate(signin_rate),
+               "signin_link": _rate(signin_link_rate)},
         default_rate=_rate(other_rate), max_rooms=max_rooms, max_rooms_per_address=max_rooms_per_address,
         max_conns=max_conns, max_conns_per_address=max_conns_per_address, waiting_ttl=waiting_ttl,
         idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every,

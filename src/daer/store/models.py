@@ -99,3 +99,66 @@ class ReplyTable(Base):
     client_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     reply: Mapped[str] = mapped_column(Text)
     refused: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+# -- players (migration 0007_players; docs/guide-players.md) ---------------------------------------------
+class PlayerTable(Base):
+    """A person known across rooms: a nickname and an avatar.  Deleting the account erases both (the row stays,
+    ``deleted_at`` set, so the seats and records other players share still point somewhere: "已注销玩家")."""
+
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_at: Mapped[float] = mapped_column()
+    nickname: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    avatar: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    deleted_at: Mapped[float | None] = mapped_column(nullable=True)
+
+
+class PlayerSessionTable(Base):
+    """A signed-in device: the SHA-256 of the secret its cookie holds (never the secret itself)."""
+
+    __tablename__ = "player_sessions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[float] = mapped_column()
+    how: Mapped[str] = mapped_column(String(16))
+    """How the device signed in: ``seat`` (its first seat), ``link`` (a one-time link), ``passkey``."""
+
+
+class PlayerTokenTable(Base):
+    """A short-lived single-use secret, hashed: a second device's sign-in link or a passkey challenge."""
+
+    __tablename__ = "player_tokens"
+    secret_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    """``link``, ``passkey_new`` (registering a passkey) or ``passkey_in`` (signing in with one)."""
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True, index=True)
+    created_at: Mapped[float] = mapped_column()
+    expires_at: Mapped[float] = mapped_column()
+    used_at: Mapped[float | None] = mapped_column(nullable=True)
+
+
+class PasskeyTable(Base):
+    """A WebAuthn credential of a player (its id and public key; the private key never leaves the device)."""
+
+    __tablename__ = "player_passkeys"
+    credential_id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    """base64url, as the browser names it (at most 1,023 bytes raw)."""
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    public_key: Mapped[str] = mapped_column(Text)
+    sign_count: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column()
+    used_at: Mapped[float | None] = mapped_column(nullable=True)
+
+
+class PlayerSeatTable(Base):
+    """A seat a player took (create or join): what is played there is theirs (records, 战绩, clubs build on it)."""
+
+    __tablename__ = "player_seats"
+    __table_args__ = (Index("ix_player_seats_room_seat", "room_code", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"))
+    seat: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[float] = mapped_column()

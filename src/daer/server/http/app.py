@@ -40,6 +40,8 @@ from daer.server.http.sockets import SEND_NOW
 from daer.server.ops.collector import YoungCollector
 from daer.server.ops.logs import COMMAND_LEVELS, SLOW, ctx
 from daer.server.ops.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
+from daer.server.players.identity import Players
+from daer.server.players.routes import player_routes
 from daer.server.safety.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
 from daer.server.safety.guard import Guard
 from daer.server.safety.limits import Limits, address_of
@@ -50,6 +52,7 @@ from daer.server.table.port import DEFAULT_TTL, LeaseLost
 from daer.server.table.rooms import Room, action_codec, moved, request_key
 from daer.server.table.seating import Conn, token_hash
 from daer.store import Store
+from daer.store.players import GONE
 
 log = logging.getLogger("daer.server")
 WEB = resources.files("daer") / "web"
@@ -151,6 +154,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     ops = Ops(metrics)
     lim = limits or Limits()
     answers = Answers()
+    players = Players(lambda: manager().store, lim)
 
     def manager() -> RoomManager:
         m = state["manager"]
@@ -239,7 +243,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
                     return _err(503, "busy", "服务器房间已满，请稍后再试", "the server has too many rooms; try later")
                 if manager().rooms_made_by(address) >= lim.max_rooms_per_address:
                     raise too_many_rooms(lim.max_rooms_per_address)
-                made = manager().create(body.config, body.name.strip(), creator=address, rid=rid,
+                made = manager().create(body.config, body.name.strip() or players.nickname(request), creator=address,
+                                        rid=rid,
                                         at_most=lim.max_rooms_per_address)  # the cap counted again as stored
                 log.info("room created", extra=ctx("room_created", room=made[0].code, seat=made[1],
                                                    rules=body.config.rules, bot=body.config.bot))
@@ -254,7 +259,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         answer = {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}
         if body.rid is not None:
             answers.put(key, answer)
-        return JSONResponse(answer)
+        return players.seated_answer(request, answer, room.code, seat, body.name)
 
     def _room(request: Request) -> Room | JSONResponse:
         try:
@@ -288,7 +293,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             try:
                 # a repeat whose answer another worker (or this one before a restart) gave
                 again = room.rejoin(rid) if rid is not None else None
-                seat, token = again if again is not None else room.join(body.name.strip(), rid=rid)
+                seat, token = again if again is not None else room.join(
+                    body.name.strip() or players.nickname(request), rid=rid)
             except LeaseLost:
                 return _moved_response()
             except RoomError as exc:
@@ -302,7 +308,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             answer = {"code": room.code, "seat": seat, "token": token}
             if body.rid is not None:
                 answers.put(key, answer)
-            return JSONResponse(answer)
+            return players.seated_answer(request, answer, room.code, seat, body.name)
 
     async def room_info(request: Request) -> Response:
         refused = lim.check("lookup", request)
@@ -377,6 +383,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         routes=[
             Route("/", page), Route("/r/{code}", page), Route("/replay/{code}/{number:int}", replay_page),
             Route("/favicon.ico", favicon),
+            *player_routes(players, lim, lambda seats: manager().rename_seats(seats, GONE)),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
             Route("/api/rooms/{code}/hands/{number:int}/record", record),

@@ -100,9 +100,14 @@ DEFAULT_RATES: dict[str, Rate] = {
     "join": Rate(30, 10),
     "lookup": Rate(60, 20),
     "score": Rate(120, 30),
+    "player": Rate(1, 10),
+    "signin": Rate(10, 10),
+    "signin_link": Rate(2, 5),
 }
 """Safe defaults per address: 10 rooms a minute (5 at once), 30 joins (10), 60 code look-ups (20),
-120 calculator tokens (30; POST /api/score costs one a request and one more a hundred lines)."""
+120 calculator tokens (30; POST /api/score costs one a request and one more a hundred lines); players made at
+a first seat: 1 a minute (10 at once: a family on one Wi-Fi); sign-ins with a link or a passkey: 10 a minute
+(10); second-device links made: 2 a minute (5).  The 我的 endpoints use the ``me`` bucket (``default_rate``)."""
 
 
 @dataclass(slots=True)

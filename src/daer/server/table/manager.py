@@ -196,6 +196,14 @@ class RoomManager:
             return self._made[address]
         return self.store.live_rooms_of(address_key(address))
 
+    def rename_seats(self, seats: list[tuple[str, int]], name: str) -> None:
+        """Seats ``(code, seat)`` of rooms in this process's memory, still held by a person, take ``name`` (a
+        deleted player's, whose stored seats the store renamed: the next write of the room keeps it)."""
+        for code, seat in seats:
+            room = self.rooms.get(code)
+            if room is not None and 0 <= seat < len(room.seats) and room.seats[seat].kind == "human":
+                room.seats[seat].name = name
+
     def get(self, code: str) -> Room | None:
         """A room this process serves, by code: in memory, or loaded from the store once its lease is taken
         (and its clock started); None for no such room or an expired one.  Raises ``RoomError("moved")``
@@ -380,4 +388,3 @@ async def adopt_orphans(manager: RoomManager) -> int:
         manager.adopt(code)
         await asyncio.sleep(0)  # the loop's other callbacks (sockets, timers, bots) run in between
     return len(manager.rooms) - before
-
