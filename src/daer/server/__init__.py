@@ -7,9 +7,11 @@ depend only downward (``tests/test_layers.py`` keeps them so):
 - :mod:`daer.server.table` — a room, its match, clock, seats and audiences, and the rooms one process serves;
 - :mod:`daer.server.safety` — bounds, limits and guards;
 - :mod:`daer.server.ops` — metrics, logs and the collector;
+- :mod:`daer.server.players` — who a person is: the player cookie, 我的, second devices, passkeys (beside the
+  table: neither imports the other);
 - :mod:`daer.server.protocol` — the WebSocket messages, shared by all of them.
 
-Players and clubs get sub-packages of their own beside :mod:`daer.server.table`.
+Clubs and tournaments get sub-packages of their own beside :mod:`daer.server.table`.
 """
 
 from __future__ import annotations
