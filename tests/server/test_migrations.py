@@ -80,7 +80,7 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
 
     again = Store(db_url)  # nothing left to do
     with again.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0005"
+        assert MigrationContext.configure(conn).get_current_revision() == "0006"
         assert conn.execute(text("SELECT count(*) FROM replies")).scalar() == len(acts)
     again.close()
 
@@ -131,7 +131,7 @@ def test_0003_sets_duplicate_hands_aside_and_keeps_the_record_that_got_furthest(
 
     store = Store(db_url)  # upgrades to head: refused before (the unique index met the duplicates)
     with store.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0005"
+        assert MigrationContext.configure(conn).get_current_revision() == "0006"
         hands = conn.execute(text("SELECT number, id FROM hands ORDER BY number")).all()
         assert [tuple(h) for h in hands] == [(1, 2), (2, 3), (3, 7)]
         dropped = conn.execute(text("SELECT id, number, kept_id FROM hands_dropped ORDER BY id")).all()
@@ -177,7 +177,7 @@ def test_0005_keeps_one_room_per_create_request_and_refuses_a_second(db_url: str
 
     store = Store(db_url)
     with store.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == "0005"
+        assert MigrationContext.configure(conn).get_current_revision() == "0006"
         rows = conn.execute(text("SELECT room_code, client_id FROM replies ORDER BY room_code, client_id")).all()
         assert [tuple(r) for r in rows] == [("EARLY", key), ("EARLY", "join:x"), ("LATE1", "join:x")]
     assert store.room_of_request("me", key) == "EARLY"

@@ -116,6 +116,9 @@ def serve(
                                                               "room stays in memory")] = _DEF.finished_ttl,
     sweep_every: Annotated[float, typer.Option(min=0.1, help="过期检查间隔 seconds between expiry sweeps")]
     = _DEF.sweep_every,
+    vote_seconds: Annotated[float, typer.Option(min=1.0, max=600.0, help="解散投票倒计时（秒），到时未表态的算同意 "
+                                                "seconds a vote to dissolve runs; silence agrees after it")]
+    = _DEF.vote_seconds,
     allowed_origin: Annotated[list[str] | None, typer.Option(
         help="允许的来源（可重复） allowed Origin, repeatable (default: the Host header's own origin)")] = None,
     metrics: Annotated[MetricsOpt, typer.Option(
@@ -165,7 +168,7 @@ def serve(
                "score": _rate(score_rate)},
         default_rate=_rate(other_rate), max_rooms=max_rooms, max_rooms_per_address=max_rooms_per_address,
         max_conns=max_conns, max_conns_per_address=max_conns_per_address, waiting_ttl=waiting_ttl,
-        idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every,
+        idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every, vote_seconds=vote_seconds,
         allowed_origins=tuple(o.rstrip("/") for o in allowed_origin or ()),
     )
     worker = worker_id or f"{socket.gethostname()}:{port}"

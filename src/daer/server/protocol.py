@@ -58,7 +58,9 @@ class Act(_Msg, frozen=True, tag="act"):
 
 class Command(_Msg, frozen=True, tag="cmd"):
     """A room command: ``start`` (host), ``next`` (ready for the next hand), ``resume`` (end 托管),
-    ``leave``, ``dissolve`` (host), ``entropy`` (only add ``entropy`` to the next deal).
+    ``leave``, ``dissolve`` (the host before the first deal: at once; afterwards any seat: proposes a vote),
+    ``agree`` / ``refuse`` (answer the vote), ``watch`` / ``nowatch`` (host: allow or forbid spectators),
+    ``entropy`` (only add ``entropy`` to the next deal).
 
     ``entropy`` (with ``start``, ``next`` or ``entropy``): up to 64 lowercase hex digits the seat mixes into
     the next hand's deal (``docs/fairness.md``); a seat's first one counts."""
@@ -81,7 +83,7 @@ class Ping(_Msg, frozen=True, tag="ping"):
 
 
 ClientMessage = Hello | Act | Command | Sync | Ping
-COMMANDS = ("start", "next", "resume", "leave", "dissolve", "entropy")
+COMMANDS = ("start", "next", "resume", "leave", "dissolve", "agree", "refuse", "watch", "nowatch", "entropy")
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
 
@@ -108,6 +110,23 @@ class Payment(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     amount: int
     zh: str
     en: str
+
+
+class VoteInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A vote to dissolve the room (解散投票), as everyone sees it."""
+
+    at: int
+    """The version at which it was proposed (tells two votes apart)."""
+    by: int
+    agreed: tuple[int, ...]
+    """Seats that agreed (bots and 托管 seats at once)."""
+    asked: tuple[int, ...]
+    """Seats still to answer: silence counts as agreeing when ``left`` reaches 0."""
+    left: float
+    """Seconds of the countdown left."""
+    refused: int | None = None
+    """The seat whose refusal ended the vote (the room plays on)."""
+    passed: bool = False
 
 
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -138,6 +157,8 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Money play (付钱): scores, points and amounts are 分; the page shows them as 元 (2.5 元)."""
     work: dict[str, Any] | None = None
     """When a hand is over: the settlement's working (:func:`daer.settlement_work.worked`), 胡 → 等 → amounts."""
+    vote: VoteInfo | None = None
+    """The last vote to dissolve the room (open, refused or passed), if any."""
     pace: str = "normal"
     """节奏: the room's pace, ``fast`` / ``normal`` / ``slow`` (:data:`daer.server.safety.bounds.PACES`)."""
 

@@ -9,6 +9,7 @@ import { closeRulesSheet, rulesButton, rulesPanel } from "./rules-sheet.js";
 import { afterUpdate, beforeUpdate, noteDiscardFrom, tableTick } from "./cues.js";
 import { muteButton, table } from "./table.js";
 import "./pwa.js"; // offline worker, offline banner
+import { afterVote, finalScores, proposeButton, tickVote, voteBox } from "./social.js";
 import { matchHistory, optionsTitle, settleWords, settlementBody, shareBar } from "./settle.js";
 
 const $app = document.getElementById("app");
@@ -182,6 +183,7 @@ function onMessage(m) {
     beforeUpdate(m);
     S.upd = m; S.v = m.v; S.busy = false;
     addEntropy(m.room);
+    afterVote(m.room, prev, S, toast);
     S.deadlineAt = m.room.deadline === null ? null : Date.now() + m.room.deadline * 1000;
     render();
     afterUpdate(m, prev, ctx);
@@ -215,16 +217,18 @@ function render() {
     muteButton(render),
     langButton(),
     S.seat !== null && room.status !== "dissolved" ? h("button", { id: "leave", onclick: () => { if (confirm(t("confirmLeave"))) { cmd("leave"); localStorage.removeItem(tokenKey(S.code)); S.closed = true; setTimeout(() => { location.href = "/"; }, 300); } } }, t("leave")) : null,
-    S.seat !== null && S.seat === room.host && room.status !== "dissolved" ? h("button", { class: "danger", id: "dissolve", onclick: () => { if (confirm(t("confirmDissolve"))) cmd("dissolve"); } }, t("dissolve")) : null,
+    proposeButton(room, ctx),
+    S.seat !== null && S.seat === room.host && room.status === "waiting" ? h("button", { class: "danger", id: "dissolve", onclick: () => { if (confirm(t("confirmDissolve"))) cmd("dissolve"); } }, t("dissolve")) : null,
   );
   const parts = [top];
-  if (S.closed || room.status === "dissolved") parts.push(h("div", { class: "panel" }, t("closed")));
+  if (S.closed || room.status === "dissolved") parts.push(h("div", { class: "panel", id: "closedmsg" }, t("closed")), finalScores(room, amt));
   else if (room.status === "waiting" || !u.view) parts.push(waitingRoom(room));
   else parts.push(table(u, ctx));
   if (u.view && u.view.result && (room.status === "between" || room.status === "finished")) parts.push(settlement(u));
+  parts.push(voteBox(room, ctx));
   document.body.classList.toggle("at-table", Boolean(u.view) && room.status !== "waiting");
   const scrolled = document.getElementById("settlement")?.scrollTop || 0;
-  $app.replaceChildren(...parts);
+  $app.replaceChildren(...parts.filter(Boolean));
   const sheet = document.getElementById("settlement");
   if (sheet && scrolled) sheet.scrollTop = scrolled; // an update while reading the settlement keeps its place
 }
@@ -296,7 +300,8 @@ function settlement(u) {
       h("div", { class: "settlefoot" }, next)));
 }
 
-setInterval(() => tableTick(ctx), 250);
+tickVote.S = S;
+setInterval(() => { tableTick(ctx); tickVote(); }, 250);
 
 // Leave the room's page without leaving the seat: the socket closes for good (no reconnect, no redraw
 // under another URL); forward (or the lobby's link back) enters the room again with the stored token.

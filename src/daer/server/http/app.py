@@ -162,7 +162,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         tune_gc(gc_mode)
         store = Store(db_url, synchronous=sqlite_sync)
         state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay, claim_window=claim_window,
-                                                           worker=worker, lease_ttl=lease_ttl)
+                                                           worker=worker, lease_ttl=lease_ttl,
+                                                           vote_seconds=lim.vote_seconds)
         n = manager().restore_all()
         log.info("resumed %d rooms (worker %s)", n, manager().worker, extra=ctx("serving", rooms=n))
         freeze_after_restore(gc_mode)

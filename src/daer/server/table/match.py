@@ -32,11 +32,14 @@ from daer.engine.views import View
 from daer.rules.model import Ruleset
 from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig, RoomError, pace_factor
+from daer.server.social import votes
+from daer.server.social.votes import Vote
 from daer.server.table.dealing import PendingDeal
 from daer.server.table.hints import waits_hint
 from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite, Send
 from daer.server.table.seating import Seat
 from daer.server.table.settling import work_of
+from daer.server.table.voting import Voting
 from daer.store import ActionRow
 
 LIVE = ("waiting", "playing", "between")
@@ -46,7 +49,7 @@ EXPIRED = "expired"
 
 
 @dataclass
-class Match:
+class Match(Voting):
     """The match of one room: everything the table decides, nothing it does."""
 
     code: str
@@ -77,6 +80,12 @@ class Match:
     """Seats whose claim-window timer ran out: the 托管 bot answers for them, without the public 托管 badge."""
     opened: float = 0.0
     """When the last public step (which may open a claim window) was made."""
+    vote: Vote | None = None
+    """The last vote to dissolve the room (open, refused or passed); stored as ``rooms.vote``."""
+    proposed: dict[int, float] = field(default_factory=dict)
+    """Seat → when it last proposed a vote (at most once every :data:`~daer.server.social.votes.PROPOSE_EVERY`)."""
+    vote_seconds: float = votes.VOTE_SECONDS
+    """The vote's countdown (a server option)."""
     hints: dict[int, tuple[tuple[int, ...], object, tuple[tuple[int, int], ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     """Each seat's last 叫牌 hint with the hand and melds it was found for (:meth:`waits_of`)."""
@@ -119,7 +128,7 @@ class Match:
             commit=(self.fair.commitment if self.status == "playing" and self.fair is not None
                     else self.pending.commitment if self.pending is not None else None),
             reveal=self.fair if self.state is not None and self.state.over else None,
-            work=work_of(self.rules, self.state),
+            work=work_of(self.rules, self.state), vote=self.vote_info(now),
         )
 
     def update_for(self, seat: int | None, since: int | None, now: float, seen: int | None = None) -> p.Update:
@@ -168,6 +177,14 @@ class Match:
     def wake(self, now: float, bot_delay: float, claim_window: float) -> float | None:
         """Seconds until the server must act for this match (:meth:`due`, :meth:`run_out`, a bot's move), or
         None when it waits for the people: the timers to set, as data."""
+        wait = self._wake(now, bot_delay, claim_window)
+        v = self.vote
+        if v is None or not v.open or self.status not in LIVE:
+            return wait
+        left = 0.0 if not v.asked(self.people()) else max(0.0, v.ends - now)
+        return left if wait is None else min(wait, left)
+
+    def _wake(self, now: float, bot_delay: float, claim_window: float) -> float | None:
         pace = pace_factor(self.config)  # the room's 节奏 stretches the bot delay and the claim window alike
         if self.status == "playing" and self.state is not None:
             if self.state.window_complete():  # held at least claim_window after it opened
@@ -384,13 +401,18 @@ class Match:
             out.timers = True
             return out
         if name == "dissolve":
+            if self.status != "waiting":  # the match has started: the table votes
+                return self._propose(seat, msg, now)
             if seat != self.host:
-                return Outcome(reply=p.error("not_host", "只有房主可以解散房间", "only the host can dissolve the room",
+                return Outcome(reply=p.error("not_host", "开局前只有房主可以解散房间",
+                                             "before the first deal only the host can dissolve the room",
                                              id=msg.id, v=self.version))
             self.status = "dissolved"
             self.version += 1
             return Outcome(writes=[RoomWrite({"status": self.status, "version": self.version})],
                            closed=("房主解散了房间", "the host dissolved the room"))
+        if name in ("agree", "refuse"):
+            return self._answer(seat, msg, now, agree=name == "agree")
         raise RoomError("bad_command", "没有这个命令", f"unknown command; one of {p.COMMANDS}")
 
     def _entropy(self, seat: int, msg: p.Command) -> dict[str, Any]:
@@ -447,7 +469,10 @@ class Match:
 
     def due(self, now: float) -> Outcome | None:
         """The step the server owes the match now, if any: the next deal (between hands) or the close of a
-        complete claim window."""
+        complete claim window; a vote whose countdown ran out (silence agrees) or that has nobody left to ask."""
+        v = self.vote
+        if v is not None and v.open and self.status in LIVE and (now >= v.ends or not v.asked(self.people())):
+            return self._dissolved()
         if self.status == "between":
             return self.deal(now)
         if self.status == "playing" and self.state is not None and self.state.window_complete():

@@ -26,6 +26,7 @@ from daer.server.ops.logs import ctx
 from daer.server.ops.metrics import ACTIONS_BY
 from daer.server.safety.bounds import RoomConfig, RoomError, bot_for, check_config
 from daer.server.safety.limits import address_key
+from daer.server.social import votes
 from daer.server.table import clock
 from daer.server.table.audience import Audience
 from daer.server.table.dealing import PendingDeal, fairness_of
@@ -261,6 +262,7 @@ class Room:
             return
         self.port.version = row.version
         fresh = room_from_row(row, self.store, self.bot_delay, self.port)
+        fresh.match.vote_seconds = self.match.vote_seconds
         self.match, self.replies = fresh.match, fresh.replies
         if self.on_status is not None:
             self.told = self.match.status
@@ -408,6 +410,7 @@ def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) 
                   hands_played=row.hands_played, status=row.status, version=row.version,
                   ready=set(msgspec.json.decode(row.ready or "[]", type=list[int])),
                   pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
+    match.vote, match.proposed = votes.load(row.vote)
     room = Room(match, store, port, bot_delay=bot_delay)
     if match.pending is None and match.status in ("waiting", "between"):  # stored before verifiable deals
         match.pending = PendingDeal.fresh(len(match.seats))

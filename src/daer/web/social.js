@@ -1,0 +1,72 @@
+// What a table of friends does besides playing: the dissolve vote (解散投票), and (further down) who is watching,
+// the same-network warning, quick phrases and emotes. The server decides everything; this draws room.vote etc.
+import { h, words } from "./dom.js";
+import { lang } from "./i18n.js";
+
+export const sw = words({
+  zh: {
+    dissolve: "解散", proposeDissolve: "申请解散", confirmPropose: "发起解散投票？其他人都同意才解散。",
+    voteTitle: "{who} 申请解散房间", agree: "同意", refuse: "拒绝", agreed: "已同意", waiting: "等待中",
+    silence: "{n} 秒后未表态的算同意", refused: "{who}拒绝解散房间", passed: "大家同意，房间已解散",
+    finalScores: "本场战绩", proposer: "发起人",
+  },
+  en: {
+    dissolve: "Dissolve", proposeDissolve: "Ask to dissolve", confirmPropose: "Ask the table to dissolve the room? It ends only if everyone agrees.",
+    voteTitle: "{who} asks to dissolve the room", agree: "Agree", refuse: "Refuse", agreed: "agreed", waiting: "waiting",
+    silence: "No answer in {n} s counts as agreeing", refused: "{who} refused to dissolve the room", passed: "Everyone agreed: the room is dissolved",
+    finalScores: "Match scores", proposer: "proposed",
+  },
+}, () => lang);
+
+const nameOf = (room, s) => room.seats[s]?.name || `${s + 1}`;
+
+// The bar's button: the host's immediate 解散 before the first deal (app.js), a proposal afterwards (any seat).
+export function proposeButton(room, ctx) {
+  if (ctx.spectating() || room.status === "waiting" || !["playing", "between"].includes(room.status)) return null;
+  if (room.vote && !room.vote.refused && !room.vote.passed) return null;
+  return h("button", { class: "danger", id: "propose", onclick: () => { if (confirm(sw("confirmPropose"))) ctx.cmd("dissolve"); } },
+    sw("dissolve"));
+}
+
+// The open vote: who asked, each seat's answer, the countdown (silence agrees, said on screen), 同意 / 拒绝.
+export function voteBox(room, ctx) {
+  const v = room.vote;
+  if (!v || v.refused !== null || v.passed || !["playing", "between"].includes(room.status)) return null;
+  const { S } = ctx;
+  const mine = !ctx.spectating() && v.asked.includes(S.seat);
+  const left = Math.max(0, Math.ceil((S.voteEnds - Date.now()) / 1000));
+  const state = (s) => (s === v.by ? sw("proposer") : v.agreed.includes(s) ? sw("agreed") : v.asked.includes(s) ? sw("waiting") : "");
+  return h("div", { class: "overlay vote", id: "vote", role: "dialog", "aria-modal": "true", "aria-labelledby": "votetitle" },
+    h("div", { class: "sheet" },
+      h("h2", { id: "votetitle" }, sw("voteTitle", { who: nameOf(room, v.by) })),
+      h("ul", { class: "votelist" }, room.seats.map((s) => h("li", { "data-seat": s.seat, class: v.agreed.includes(s.seat) || s.seat === v.by ? "yes" : "" },
+        h("span", { class: "grow" }, s.name || `${s.seat + 1}`), h("span", { class: "vs" }, state(s.seat))))),
+      h("p", { class: "note", id: "votecount", "data-left": left }, sw("silence", { n: left })),
+      mine ? h("p", { class: "row" },
+        h("button", { class: "primary grow", id: "voteyes", onclick: () => ctx.cmd("agree") }, sw("agree")),
+        h("button", { class: "danger grow", id: "voteno", onclick: () => ctx.cmd("refuse") }, sw("refuse"))) : null));
+}
+
+// Called on every update: the countdown's end on this device's clock, and a refusal told once.
+export function afterVote(room, prev, S, toast) {
+  const v = room.vote;
+  if (v && !v.refused && !v.passed) S.voteEnds = Date.now() + v.left * 1000;
+  const was = prev?.room.vote;
+  if (v && v.refused !== null && (!was || was.at !== v.at || was.refused === null)) toast(sw("refused", { who: nameOf(room, v.refused) }));
+}
+
+export function tickVote() {
+  const el = document.getElementById("votecount");
+  if (!el) return;
+  const S = tickVote.S;
+  const left = Math.max(0, Math.ceil(((S && S.voteEnds) - Date.now()) / 1000));
+  if (`${left}` !== el.dataset.left) { el.dataset.left = left; el.textContent = sw("silence", { n: left }); }
+}
+
+// A room dissolved by a vote: its 战绩 so far.
+export function finalScores(room, amt) {
+  if (!room.vote?.passed) return null;
+  return h("div", { class: "panel", id: "final" }, h("h2", {}, sw("finalScores")), h("p", {}, sw("passed")),
+    h("table", { class: "scores" }, room.seats.map((s) => h("tr", {}, h("td", {}, s.name || `${s.seat + 1}`),
+      h("td", { class: s.score > 0 ? "pos" : s.score < 0 ? "neg" : "" }, amt(s.score))))));
+}
