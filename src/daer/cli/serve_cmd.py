@@ -119,6 +119,10 @@ def serve(
     vote_seconds: Annotated[float, typer.Option(min=1.0, max=600.0, help="解散投票倒计时（秒），到时未表态的算同意 "
                                                 "seconds a vote to dissolve runs; silence agrees after it")]
     = _DEF.vote_seconds,
+    watch_delay: Annotated[int, typer.Option(min=0, max=64, help="观战延后的公开步数（摸、打、吃碰、定牌各算一步；"
+                                             "默认 4 约一人一整轮） public steps spectators see behind the table "
+                                             "(a draw, a discard, a claim, a claim window closed: one each; 0-64)")]
+    = _DEF.watch_delay,
     allowed_origin: Annotated[list[str] | None, typer.Option(
         help="允许的来源（可重复） allowed Origin, repeatable (default: the Host header's own origin)")] = None,
     metrics: Annotated[MetricsOpt, typer.Option(
@@ -169,6 +173,7 @@ def serve(
         default_rate=_rate(other_rate), max_rooms=max_rooms, max_rooms_per_address=max_rooms_per_address,
         max_conns=max_conns, max_conns_per_address=max_conns_per_address, waiting_ttl=waiting_ttl,
         idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every, vote_seconds=vote_seconds,
+        watch_delay=watch_delay,
         allowed_origins=tuple(o.rstrip("/") for o in allowed_origin or ()),
     )
     worker = worker_id or f"{socket.gethostname()}:{port}"

@@ -31,6 +31,7 @@ Version = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
 Private = Annotated[int, msgspec.Meta(ge=0, le=1024)]
 CommandName = Annotated[str, msgspec.Meta(max_length=16)]
 Entropy = Annotated[str, msgspec.Meta(max_length=64)]
+WatchName = Annotated[str, msgspec.Meta(max_length=24)]
 
 
 class _Msg(msgspec.Struct, frozen=True, kw_only=True, tag_field="t", forbid_unknown_fields=True, gc=False):
@@ -46,6 +47,8 @@ class Hello(_Msg, frozen=True, tag="hello"):
     v: Version | None = None
     p: Private | None = None
     """The seat's own private steps seen at version ``v`` (``update.p``; omitted: all of them)."""
+    name: WatchName = ""
+    """A spectator's name, shown to the table (a seat's name is its seat's)."""
 
 
 class Act(_Msg, frozen=True, tag="act"):
@@ -159,6 +162,12 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """When a hand is over: the settlement's working (:func:`daer.settlement_work.worked`), 胡 → 等 → amounts."""
     vote: VoteInfo | None = None
     """The last vote to dissolve the room (open, refused or passed), if any."""
+    watchers: int = 0
+    """How many spectators are connected now ..."""
+    watching: tuple[str, ...] = ()
+    """... and the names of those who gave one."""
+    watch: bool = True
+    """False once the host forbids watching (``nowatch``)."""
     pace: str = "normal"
     """节奏: the room's pace, ``fast`` / ``normal`` / ``slow`` (:data:`daer.server.safety.bounds.PACES`)."""
 

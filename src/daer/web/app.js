@@ -9,7 +9,7 @@ import { closeRulesSheet, rulesButton, rulesPanel } from "./rules-sheet.js";
 import { afterUpdate, beforeUpdate, noteDiscardFrom, tableTick } from "./cues.js";
 import { muteButton, table } from "./table.js";
 import "./pwa.js"; // offline worker, offline banner
-import { afterVote, finalScores, proposeButton, tickVote, voteBox } from "./social.js";
+import { afterVote, finalScores, proposeButton, tickVote, voteBox, watchersEl, watchSwitch } from "./social.js";
 import { matchHistory, optionsTitle, settleWords, settlementBody, shareBar } from "./settle.js";
 
 const $app = document.getElementById("app");
@@ -139,7 +139,7 @@ async function enter(code) {
       h("div", { class: "bar" }, h("span", {}, t("room")), h("span", { class: "code" }, S.code), h("span", { class: "grow" }), langButton()),
       h("div", { class: "panel" }, h("h2", {}, t("join2")), h("label", { for: "name" }, t("name")), name,
         h("p", { class: "row" }, h("button", { class: "primary grow", id: "joinseat", onclick: join }, t("join")),
-          h("button", { id: "watch", onclick: () => connect() }, t("spectate")))));
+          h("button", { id: "watch", onclick: () => { localStorage.setItem("daer.name", name.value); connect(); } }, t("spectate")))));
     return;
   }
   connect();
@@ -149,7 +149,8 @@ function connect() {
   if (S.ws) { S.ws.onclose = null; S.ws.close(); }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(S.code)}`);
   S.ws = ws;
-  ws.onopen = () => { S.retry = 0; ws.send(JSON.stringify({ t: "hello", room: S.code, token: S.token, v: S.v })); };
+  ws.onopen = () => { S.retry = 0; ws.send(JSON.stringify({ t: "hello", room: S.code, token: S.token, v: S.v,
+    ...(S.token ? {} : { name: (localStorage.getItem("daer.name") || "").slice(0, 24) }) })); };
   ws.onmessage = (ev) => { if (S.ws === ws) onMessage(JSON.parse(ev.data)); };
   ws.onclose = () => {
     if (S.closed || S.ws !== ws) return;
@@ -213,6 +214,7 @@ function render() {
     h("span", { class: "code", id: "roomcode" }, room.code),
     h("span", {}, room.status === "waiting" ? "" : t("hand", { n: Math.max(room.hand_no, 1), N: room.hands })),
     h("span", { class: "grow" }),
+    watchersEl(room, toast),
     room.status !== "waiting" && u.view ? rulesButton(room) : null,
     muteButton(render),
     langButton(),
@@ -247,6 +249,7 @@ function waitingRoom(room) {
       s.seat === S.seat ? ` (${t("you")})` : "", s.kind === "human" && !s.online ? h("span", { class: "badge off" }, t("offline")) : null))),
     S.seat === room.host ? h("p", {}, h("button", { class: "primary", id: "start", style: "width:100%", onclick: () => cmd("start") }, t("start")))
       : h("p", { class: "muted" }, t("waitingHost")),
+    watchSwitch(room, ctx),
     rulesPanel(room)); // the rules in force, from room.rules / room.overrides and GET /api/options
 }
 

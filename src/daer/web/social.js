@@ -9,12 +9,16 @@ export const sw = words({
     voteTitle: "{who} 申请解散房间", agree: "同意", refuse: "拒绝", agreed: "已同意", waiting: "等待中",
     silence: "{n} 秒后未表态的算同意", refused: "{who}拒绝解散房间", passed: "大家同意，房间已解散",
     finalScores: "本场战绩", proposer: "发起人",
+    watchers: "观战 {n} 人", watchersNamed: "观战 {n} 人：{names}", allowWatch: "允许观战（观众看到的牌局延后约一轮，看不到任何人的手牌）",
+    noWatching: "房主不允许观战",
   },
   en: {
     dissolve: "Dissolve", proposeDissolve: "Ask to dissolve", confirmPropose: "Ask the table to dissolve the room? It ends only if everyone agrees.",
     voteTitle: "{who} asks to dissolve the room", agree: "Agree", refuse: "Refuse", agreed: "agreed", waiting: "waiting",
     silence: "No answer in {n} s counts as agreeing", refused: "{who} refused to dissolve the room", passed: "Everyone agreed: the room is dissolved",
     finalScores: "Match scores", proposer: "proposed",
+    watchers: "{n} watching", watchersNamed: "{n} watching: {names}", allowWatch: "Allow watching (spectators see the table about one turn late, and nobody's hand)",
+    noWatching: "The host does not allow watching",
   },
 }, () => lang);
 
@@ -69,4 +73,20 @@ export function finalScores(room, amt) {
   return h("div", { class: "panel", id: "final" }, h("h2", {}, sw("finalScores")), h("p", {}, sw("passed")),
     h("table", { class: "scores" }, room.seats.map((s) => h("tr", {}, h("td", {}, s.name || `${s.seat + 1}`),
       h("td", { class: s.score > 0 ? "pos" : s.score < 0 ? "neg" : "" }, amt(s.score))))));
+}
+
+// Who is watching: a count (and the names given) in the bar; tapping it says the names.
+export function watchersEl(room, toast) {
+  if (!room.watchers) return null;
+  const text = room.watching.length ? sw("watchersNamed", { n: room.watchers, names: room.watching.join("、") }) : sw("watchers", { n: room.watchers });
+  return h("button", { id: "watchers", class: "watchers", "aria-label": text, title: text, onclick: () => toast(text) }, `👁 ${room.watchers}`);
+}
+
+// The host's switch in the waiting room: spectators allowed or not.
+export function watchSwitch(room, ctx) {
+  const line = room.watching.length ? sw("watchersNamed", { n: room.watchers, names: room.watching.join("、") }) : sw("watchers", { n: room.watchers });
+  const count = h("p", { class: "muted", id: "watchline" }, line);
+  if (ctx.spectating() || ctx.S.seat !== room.host) return count;
+  const box = h("input", { type: "checkbox", id: "allowwatch", checked: room.watch, onchange: (ev) => ctx.cmd(ev.currentTarget.checked ? "watch" : "nowatch") });
+  return h("div", {}, h("p", { class: "row" }, box, h("label", { for: "allowwatch" }, sw("allowWatch"))), count);
 }

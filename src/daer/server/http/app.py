@@ -163,7 +163,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         store = Store(db_url, synchronous=sqlite_sync)
         state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay, claim_window=claim_window,
                                                            worker=worker, lease_ttl=lease_ttl,
-                                                           vote_seconds=lim.vote_seconds)
+                                                           vote_seconds=lim.vote_seconds,
+                                                           watch_delay=lim.watch_delay)
         n = manager().restore_all()
         log.info("resumed %d rooms (worker %s)", n, manager().worker, extra=ctx("serving", rooms=n))
         freeze_after_restore(gc_mode)
@@ -474,6 +475,8 @@ class Session:
             if self.conn.seat is not None:
                 room.seats[self.conn.seat].online -= 1
                 room.broadcast(room.version)
+            else:
+                room.watchers_changed(send=True)
 
     def handle(self, raw: str | bytes) -> None:
         """One client message: rate, size and shape checked, then forwarded."""
@@ -602,11 +605,18 @@ class Session:
                 self.send(p.error("bad_token", "座位凭证无效（可能已离开房间）", "invalid seat token", v=room.version))
                 return
             self.conn.holder = token_hash(msg.token)
-        self.room, self.conn.seat = room, seat
+        elif not room.config.watch:
+            self.send(p.error("no_watching", "房主不允许观战", "the host does not allow watching", v=room.version))
+            return
+        self.room, self.conn.seat, self.conn.name = room, seat, msg.name.strip() if seat is None else ""
         log.info("connected", extra=ctx("connected", room=room.code, seat=seat, spectator=seat is None))
         self.send(p.Welcome(seat=seat, v=room.version))
         room.conns.add(self.conn)
+        if seat is None:
+            room.watchers_changed(send=False)
         self.conn.push(p.encode(room.update_for(seat, msg.v, msg.p)))
         if seat is not None:
             room.seats[seat].online += 1
+            room.broadcast(room.version)
+        else:  # the table sees one more watcher
             room.broadcast(room.version)

@@ -130,6 +130,8 @@ class Limits:
     """Seconds between expiry sweeps."""
     vote_seconds: float = 60.0
     """The dissolve vote's countdown: a seat that has not answered by then agrees."""
+    watch_delay: int = 4
+    """Public steps (draws, discards, claims, claim windows closed) spectators are shown behind the table."""
     allowed_origins: tuple[str, ...] = ()
     """Origins allowed to open the socket and to POST (empty: the page's own origin, from the Host header)."""
     _buckets: dict[str, Buckets] = field(default_factory=dict, init=False, repr=False)

@@ -34,12 +34,13 @@ from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig, RoomError, pace_factor
 from daer.server.social import votes
 from daer.server.social.votes import Vote
+from daer.server.social.watching import WATCH_DELAY, Delayed
 from daer.server.table.dealing import PendingDeal
 from daer.server.table.hints import waits_hint
 from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite, Send
 from daer.server.table.seating import Seat
 from daer.server.table.settling import work_of
-from daer.server.table.voting import Voting
+from daer.server.table.together import Together
 from daer.store import ActionRow
 
 LIVE = ("waiting", "playing", "between")
@@ -49,7 +50,7 @@ EXPIRED = "expired"
 
 
 @dataclass
-class Match(Voting):
+class Match(Together):
     """The match of one room: everything the table decides, nothing it does."""
 
     code: str
@@ -86,6 +87,13 @@ class Match(Voting):
     """Seat → when it last proposed a vote (at most once every :data:`~daer.server.social.votes.PROPOSE_EVERY`)."""
     vote_seconds: float = votes.VOTE_SECONDS
     """The vote's countdown (a server option)."""
+    watch_delay: int = WATCH_DELAY
+    """Public steps spectators are shown behind the table (a server option; :mod:`daer.server.social.watching`)."""
+    watch: Delayed = field(default_factory=Delayed, compare=False, repr=False)
+    shown: int | None = None
+    """The version of the last frame built for spectators (the next broadcast's ``since`` for them)."""
+    watchers: list[str] = field(default_factory=list)
+    """The spectators connected now, by the names they gave ("" for none): the room keeps it up to date."""
     hints: dict[int, tuple[tuple[int, ...], object, tuple[tuple[int, int], ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     """Each seat's last 叫牌 hint with the hand and melds it was found for (:meth:`waits_of`)."""
@@ -128,7 +136,8 @@ class Match(Voting):
             commit=(self.fair.commitment if self.status == "playing" and self.fair is not None
                     else self.pending.commitment if self.pending is not None else None),
             reveal=self.fair if self.state is not None and self.state.over else None,
-            work=work_of(self.rules, self.state), vote=self.vote_info(now),
+            work=work_of(self.rules, self.state), vote=self.vote_info(now), watchers=len(self.watchers),
+            watching=tuple(sorted(n for n in self.watchers if n)), watch=self.config.watch,
         )
 
     def update_for(self, seat: int | None, since: int | None, now: float, seen: int | None = None) -> p.Update:
@@ -139,6 +148,8 @@ class Match(Voting):
         st = self.state
         if st is None:
             return p.Update(v=self.version, since=since, full=True, events=(), view=None, room=self.info(seat, now))
+        if seat is None:
+            return self._watch_update(st, since, now)
         full = since is None or not self.hand_start <= since <= self.version
         start = 0
         if since is not None and not full:
@@ -264,6 +275,7 @@ class Match(Voting):
         self.standin.discard(seat)
         if not private:
             self.version += 1
+        self.watch.record(self.version, action)
         changed = []
         if resume and not private and self.seats[seat].auto:  # a private choice changes no public badge
             self.seats[seat].auto = False
@@ -298,6 +310,7 @@ class Match(Voting):
         since = self.version
         st.close_window()
         self.version += 1
+        self.watch.record(self.version, None)
         out = Outcome(timers=True)
         if st.over:  # a 胡 on the card: book the hand (the 胡 itself is stored already)
             points, room = self._book(st)
@@ -413,6 +426,8 @@ class Match(Voting):
                            closed=("房主解散了房间", "the host dissolved the room"))
         if name in ("agree", "refuse"):
             return self._answer(seat, msg, now, agree=name == "agree")
+        if name in ("watch", "nowatch"):
+            return self._set_watch(seat, msg, allow=name == "watch")
         raise RoomError("bad_command", "没有这个命令", f"unknown command; one of {p.COMMANDS}")
 
     def _entropy(self, seat: int, msg: p.Command) -> dict[str, Any]:
@@ -464,6 +479,7 @@ class Match(Voting):
         self.state = st
         self.hand_start = start_version
         self.marks = [(start_version, len(st.log), None)]
+        self.watch.reset(st)
         self.legal, self.epoch, self.deadlines = {}, {}, {}
         self.standin = set()
 
@@ -521,7 +537,10 @@ class Match(Voting):
             public = st.phase != "claim"
             top = version - 1 if public else version
             self.marks += [(top - len(closed) + 1 + i, n, None) for i, n in enumerate(closed)]
+            for i in range(len(closed)):
+                self.watch.record(top - len(closed) + 1 + i, None)
             st.apply(action)
+            self.watch.record(version, action)
             self.marks.append((version, len(st.log), None if public else seat))
         last = max((v for v, _, _ in self.marks), default=start_version)
         # a dissolved or expired room's hand stays as it was stopped; a hand that ended (between hands, or the
@@ -530,6 +549,7 @@ class Match(Voting):
         while live and st.window_complete():  # closed before the restart, or due: a restart does not wait for it
             st.close_window()
             last += 1
+            self.watch.record(last, None)
             self.marks.append((last, len(st.log), None))
         stored = self.version
         self.version = max(self.version, last)

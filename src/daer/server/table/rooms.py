@@ -212,6 +212,9 @@ class Room:
         self._log(out)
         for s in out.sends:
             self.broadcast(s.since, only=s.only, seen=s.seen)
+        if out.unwatch:
+            self.audience.close_watchers("房主不允许观战", "the host does not allow watching")
+            self.watchers_changed(send=True)
         if out.closed is not None:
             if self.handle is not None:
                 self.handle.cancel()
@@ -263,6 +266,8 @@ class Room:
         self.port.version = row.version
         fresh = room_from_row(row, self.store, self.bot_delay, self.port)
         fresh.match.vote_seconds = self.match.vote_seconds
+        fresh.match.watch_delay = self.match.watch_delay
+        fresh.match.watchers = self.match.watchers
         self.match, self.replies = fresh.match, fresh.replies
         if self.on_status is not None:
             self.told = self.match.status
@@ -344,7 +349,14 @@ class Room:
         self.touched = now = time.monotonic()
         self.evict_stale()
         m = self.match
-        self.audience.send(lambda seat: p.encode(m.update_for(seat, since, now, seen if seat == only else None)), only)
+        self.audience.send(lambda seat: p.encode(m.update_for(seat, since if seat is not None else m.shown, now,
+                                                              seen if seat == only else None)), only)
+
+    def watchers_changed(self, *, send: bool) -> None:
+        """A spectator came or went: the table is told how many watch, and their names (no new version)."""
+        self.match.watchers = self.audience.watcher_names()
+        if send:
+            self.broadcast(self.version)
 
     def act(self, seat: int, msg: p.Act) -> p.ServerMessage:
         """A player's action: ack, or an error that changes nothing (a repeated id gets the same answer)."""

@@ -1,21 +1,36 @@
-"""The dissolve vote as the match runs it (:class:`Voting`, a part of :class:`daer.server.table.match.Match`):
-propose, answer, pass when nobody is left to ask or the countdown ran out (silence agrees), as data
-(:class:`~daer.server.table.outcome.Outcome`).  The vote itself: :mod:`daer.server.social.votes`."""
+"""What the match does for a table of friends (:class:`Together`, a part of :class:`daer.server.table.match.Match`),
+as data (:class:`~daer.server.table.outcome.Outcome`): the dissolve vote — propose, answer, pass when nobody is
+left to ask or the countdown ran out (silence agrees; the vote itself: :mod:`daer.server.social.votes`) — and the
+spectators: their view some public steps behind (:mod:`daer.server.social.watching`), the host allowing or
+forbidding watching."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
+from daer.engine import GameState
+from daer.engine.events import seen_by
+from daer.engine.views import View
 from daer.server import protocol as p
+from daer.server.safety.bounds import RoomConfig
 from daer.server.social import votes
 from daer.server.social.votes import Vote
+from daer.server.social.watching import Delayed, watch_target
 from daer.server.table.outcome import Outcome, RoomWrite, Send
 from daer.server.table.seating import Seat
 
 
-class Voting:
-    """The vote's part of the match (its fields are the match's)."""
+class Together:
+    """The vote's and the spectators' part of the match (its fields are the match's)."""
 
+    config: RoomConfig
+    hand_start: int
+    marks: list[tuple[int, int, int | None]]
+    watch_delay: int
+    watch: Delayed
+    shown: int | None
     seats: list[Seat]
     version: int
     status: str
@@ -24,8 +39,45 @@ class Voting:
     vote_seconds: float
     deadlines: dict[int, float]
 
+    @property
+    def host(self) -> int:
+        raise NotImplementedError
+
     def _bump_room(self, **fields: Any) -> Outcome:
         raise NotImplementedError
+
+    def info(self, seat: int | None, now: float) -> p.RoomInfo:
+        raise NotImplementedError
+
+    def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:
+        raise NotImplementedError
+
+    # -- spectators ----------------------------------------------------------------------------
+    def _watch_update(self, st: GameState, since: int | None, now: float) -> p.Update:
+        """A spectator's update: the hand :attr:`watch_delay` public steps behind while it is in play."""
+        shown = watch_target(self.version, self.hand_start, self.watch_delay, live=self.status == "playing"
+                             and not st.over)
+        seen = st if shown >= self.version else self.watch.at(shown)
+        self.shown = shown
+        full = since is None or not self.hand_start <= since <= shown
+        start = 0 if full or since is None else public_start(self.marks, since)
+        view = seen.view(None, log=False)
+        return p.Update(v=shown, since=None if full else since, full=full, events=seen_by(seen.log[start:], None),
+                        view=view, room=self.info(None, now), waits=self.waits_of(view))
+
+    def _set_watch(self, seat: int, msg: p.Command, *, allow: bool) -> Outcome:
+        """The host allows (``watch``) or forbids (``nowatch``) spectators; forbidding closes their sockets."""
+        if seat != self.host:
+            return Outcome(reply=p.error("not_host", "只有房主可以设置是否允许观战", "only the host decides",
+                                         id=msg.id, v=self.version))
+        if self.config.watch == allow:
+            return Outcome()
+        self.config = msgspec.structs.replace(self.config, watch=allow)
+        out = self._bump_room(config=msgspec.json.encode(self.config).decode())
+        out.unwatch = not allow
+        return out
+
+    # -- the dissolve vote ---------------------------------------------------------------------
 
     def vote_info(self, now: float) -> p.VoteInfo | None:
         """The last vote as everyone sees it."""
@@ -89,3 +141,11 @@ class Voting:
         return Outcome(writes=[RoomWrite({"status": self.status, "version": self.version,
                                           "vote": votes.dump(self.vote, self.proposed)})],
                        sends=[Send(since)], closed=("大家同意，房间已解散", "everyone agreed: the room is dissolved"))
+
+
+def public_start(marks: list[tuple[int, int, int | None]], since: int) -> int:
+    """The log length at the last public step at or before version ``since``."""
+    for v, n, who in reversed(marks):
+        if v <= since and who is None:
+            return n
+    return 0
