@@ -168,6 +168,9 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """... and the names of those who gave one."""
     watch: bool = True
     """False once the host forbids watching (``nowatch``)."""
+    near: tuple[tuple[int, ...], ...] = ()
+    """Before the first deal: groups of seats connecting from one network (the same IPv4 address or /24, the
+    same IPv6 /64); never an address."""
     pace: str = "normal"
     """节奏: the room's pace, ``fast`` / ``normal`` / ``slow`` (:data:`daer.server.safety.bounds.PACES`)."""
 

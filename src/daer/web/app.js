@@ -9,7 +9,7 @@ import { closeRulesSheet, rulesButton, rulesPanel } from "./rules-sheet.js";
 import { afterUpdate, beforeUpdate, noteDiscardFrom, tableTick } from "./cues.js";
 import { muteButton, table } from "./table.js";
 import "./pwa.js"; // offline worker, offline banner
-import { afterVote, finalScores, proposeButton, tickVote, voteBox, watchersEl, watchSwitch } from "./social.js";
+import { afterVote, finalScores, nearWarning, proposeButton, tickVote, voteBox, watchersEl, watchSwitch } from "./social.js";
 import { matchHistory, optionsTitle, settleWords, settlementBody, shareBar } from "./settle.js";
 
 const $app = document.getElementById("app");
@@ -245,6 +245,7 @@ function waitingRoom(room) {
     h("p", { class: "row" }, h("input", { value: link, readonly: true, id: "link", "aria-label": t("copy") }),
       h("button", { id: "copy", onclick: () => copyLink(link) }, t("copy"))),
     h("h2", {}, t("seatsTitle")),
+    nearWarning(room),
     h("div", { class: "seatlist" }, room.seats.map((s) => h("div", {}, `${s.seat + 1}. ${s.name || t("emptySeat")}`,
       s.seat === S.seat ? ` (${t("you")})` : "", s.kind === "human" && !s.online ? h("span", { class: "badge off" }, t("offline")) : null))),
     S.seat === room.host ? h("p", {}, h("button", { class: "primary", id: "start", style: "width:100%", onclick: () => cmd("start") }, t("start")))

@@ -11,6 +11,8 @@ export const sw = words({
     finalScores: "本场战绩", proposer: "发起人",
     watchers: "观战 {n} 人", watchersNamed: "观战 {n} 人：{names}", allowWatch: "允许观战（观众看到的牌局延后约一轮，看不到任何人的手牌）",
     noWatching: "房主不允许观战",
+    nearTitle: "同网提醒", near: "{names} 从同一网络连接（同一 IP 地址或同一网段）。",
+    nearWhat: "这只说明他们可能在同一个地方（同一个 Wi-Fi、同一个出口），不能证明串通；在不同网络也不能证明没有串通。房主仍可以开始。",
   },
   en: {
     dissolve: "Dissolve", proposeDissolve: "Ask to dissolve", confirmPropose: "Ask the table to dissolve the room? It ends only if everyone agrees.",
@@ -19,6 +21,8 @@ export const sw = words({
     finalScores: "Match scores", proposer: "proposed",
     watchers: "{n} watching", watchersNamed: "{n} watching: {names}", allowWatch: "Allow watching (spectators see the table about one turn late, and nobody's hand)",
     noWatching: "The host does not allow watching",
+    nearTitle: "Same network", near: "{names} connect from one network (the same IP address or subnet).",
+    nearWhat: "It only means they may be in one place (one Wi-Fi, one way out to the internet); it does not prove collusion, and different networks do not prove its absence. The host may start anyway.",
   },
 }, () => lang);
 
@@ -89,4 +93,13 @@ export function watchSwitch(room, ctx) {
   if (ctx.spectating() || ctx.S.seat !== room.host) return count;
   const box = h("input", { type: "checkbox", id: "allowwatch", checked: room.watch, onchange: (ev) => ctx.cmd(ev.currentTarget.checked ? "watch" : "nowatch") });
   return h("div", {}, h("p", { class: "row" }, box, h("label", { for: "allowwatch" }, sw("allowWatch"))), count);
+}
+
+// Before the first deal: which seats share a network (room.near, never an address), and what that does not prove.
+export function nearWarning(room) {
+  if (room.status !== "waiting" || !room.near?.length) return null;
+  const sep = lang === "en" ? ", " : "、";
+  return h("div", { class: "nearwarn", id: "nearwarn", role: "alert" }, h("b", {}, sw("nearTitle")),
+    ...room.near.map((g) => h("p", { class: "neargroup" }, sw("near", { names: g.map((s) => `${s + 1}. ${nameOf(room, s)}`).join(sep) }))),
+    h("p", { class: "note" }, sw("nearWhat")));
 }

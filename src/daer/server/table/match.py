@@ -33,6 +33,7 @@ from daer.rules.model import Ruleset
 from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig, RoomError, pace_factor
 from daer.server.social import votes
+from daer.server.social.networks import shared
 from daer.server.social.votes import Vote
 from daer.server.social.watching import WATCH_DELAY, Delayed
 from daer.server.table.dealing import PendingDeal
@@ -92,6 +93,8 @@ class Match(Together):
     watch: Delayed = field(default_factory=Delayed, compare=False, repr=False)
     shown: int | None = None
     """The version of the last frame built for spectators (the next broadcast's ``since`` for them)."""
+    networks: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
+    """Seat → the network its person last connected from (memory only; :mod:`daer.server.social.networks`)."""
     watchers: list[str] = field(default_factory=list)
     """The spectators connected now, by the names they gave ("" for none): the room keeps it up to date."""
     hints: dict[int, tuple[tuple[int, ...], object, tuple[tuple[int, int], ...]]] = field(
@@ -138,6 +141,8 @@ class Match(Together):
             reveal=self.fair if self.state is not None and self.state.over else None,
             work=work_of(self.rules, self.state), vote=self.vote_info(now), watchers=len(self.watchers),
             watching=tuple(sorted(n for n in self.watchers if n)), watch=self.config.watch,
+            near=shared({s: n for s, n in self.networks.items() if self.seats[s].kind == "human"})
+            if self.status == "waiting" else (),
         )
 
     def update_for(self, seat: int | None, since: int | None, now: float, seen: int | None = None) -> p.Update:
@@ -405,6 +410,7 @@ class Match(Together):
         if name == "leave":
             s = self.seats[seat]
             s.token_hash = None
+            self.networks.pop(seat, None)
             if self.status == "waiting":
                 s.kind, s.name = "empty", ""
             else:

@@ -268,6 +268,7 @@ class Room:
         fresh.match.vote_seconds = self.match.vote_seconds
         fresh.match.watch_delay = self.match.watch_delay
         fresh.match.watchers = self.match.watchers
+        fresh.match.networks = self.match.networks
         self.match, self.replies = fresh.match, fresh.replies
         if self.on_status is not None:
             self.told = self.match.status
