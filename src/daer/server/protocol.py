@@ -81,11 +81,18 @@ class Sync(_Msg, frozen=True, tag="sync"):
     p: Private | None = None
 
 
+class Say(_Msg, frozen=True, tag="say"):
+    """A quick phrase or emote (``what``: an id of ``GET /api/options``' ``phrases`` / ``emotes``), to the table."""
+
+    id: Id
+    what: CommandName
+
+
 class Ping(_Msg, frozen=True, tag="ping"):
     """Keep-alive; answered by ``pong``."""
 
 
-ClientMessage = Hello | Act | Command | Sync | Ping
+ClientMessage = Hello | Act | Command | Sync | Say | Ping
 COMMANDS = ("start", "next", "resume", "leave", "dissolve", "agree", "refuse", "watch", "nowatch", "entropy")
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
@@ -217,6 +224,13 @@ class Error(_Msg, frozen=True, tag="error"):
     v: int | None = None
 
 
+class Said(_Msg, frozen=True, tag="said"):
+    """A seat's quick phrase or emote, to every seat and spectator of the room (not stored, no version)."""
+
+    seat: int
+    what: str
+
+
 class Pong(_Msg, frozen=True, tag="pong"):
     """Answer to ``ping``."""
 
@@ -228,7 +242,7 @@ class Closed(_Msg, frozen=True, tag="closed"):
     en: str
 
 
-ServerMessage = Welcome | Update | Ack | Error | Pong | Closed
+ServerMessage = Welcome | Update | Ack | Error | Said | Pong | Closed
 
 encoder = msgspec.json.Encoder()
 

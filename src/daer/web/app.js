@@ -9,6 +9,7 @@ import { closeRulesSheet, rulesButton, rulesPanel } from "./rules-sheet.js";
 import { afterUpdate, beforeUpdate, noteDiscardFrom, tableTick } from "./cues.js";
 import { muteButton, table } from "./table.js";
 import "./pwa.js"; // offline worker, offline banner
+import { onSaid, sayButton, saySheet } from "./phrases.js";
 import { afterVote, finalScores, nearWarning, proposeButton, tickVote, voteBox, watchersEl, watchSwitch } from "./social.js";
 import { matchHistory, optionsTitle, settleWords, settlementBody, shareBar } from "./settle.js";
 
@@ -193,6 +194,7 @@ function onMessage(m) {
     if (m.code === "bad_token") { localStorage.removeItem(tokenKey(S.code)); S.token = null; enter(S.code); }
     if (m.code !== "stale") toast(errText(m));
     render();
+  } else if (m.t === "said") { onSaid(m, ctx);
   } else if (m.t === "closed") { S.closed = true; toast(errText(m)); render(); }
 }
 
@@ -215,6 +217,7 @@ function render() {
     h("span", {}, room.status === "waiting" ? "" : t("hand", { n: Math.max(room.hand_no, 1), N: room.hands })),
     h("span", { class: "grow" }),
     watchersEl(room, toast),
+    room.status !== "dissolved" && !S.closed ? sayButton(ctx) : null,
     room.status !== "waiting" && u.view ? rulesButton(room) : null,
     muteButton(render),
     langButton(),
@@ -227,7 +230,7 @@ function render() {
   else if (room.status === "waiting" || !u.view) parts.push(waitingRoom(room));
   else parts.push(table(u, ctx));
   if (u.view && u.view.result && (room.status === "between" || room.status === "finished")) parts.push(settlement(u));
-  parts.push(voteBox(room, ctx));
+  parts.push(voteBox(room, ctx), saySheet(room, ctx));
   document.body.classList.toggle("at-table", Boolean(u.view) && room.status !== "waiting");
   const scrolled = document.getElementById("settlement")?.scrollTop || 0;
   $app.replaceChildren(...parts.filter(Boolean));
@@ -236,7 +239,7 @@ function render() {
 }
 // what the table's modules (table.js, cues.js) use of the page
 const ctx = { S, act: (a) => act(a), cmd: (c) => cmd(c), render: () => render(), rel: (s) => rel(s), amt: (x) => amt(x),
-  spectating: () => spectating(), noteDiscardFrom };
+  spectating: () => spectating(), noteDiscardFrom, send: (m) => send(m), newId: () => newId() };
 
 function waitingRoom(room) {
   const link = `${location.origin}/r/${room.code}`;
@@ -246,7 +249,7 @@ function waitingRoom(room) {
       h("button", { id: "copy", onclick: () => copyLink(link) }, t("copy"))),
     h("h2", {}, t("seatsTitle")),
     nearWarning(room),
-    h("div", { class: "seatlist" }, room.seats.map((s) => h("div", {}, `${s.seat + 1}. ${s.name || t("emptySeat")}`,
+    h("div", { class: "seatlist" }, room.seats.map((s) => h("div", { "data-seat": s.seat }, `${s.seat + 1}. ${s.name || t("emptySeat")}`,
       s.seat === S.seat ? ` (${t("you")})` : "", s.kind === "human" && !s.online ? h("span", { class: "badge off" }, t("offline")) : null))),
     S.seat === room.host ? h("p", {}, h("button", { class: "primary", id: "start", style: "width:100%", onclick: () => cmd("start") }, t("start")))
       : h("p", { class: "muted" }, t("waitingHost")),

@@ -43,6 +43,7 @@ from daer.server.safety.bounds import HANDS, Id, Name, RoomConfig, RoomError, bo
 from daer.server.safety.guard import Guard
 from daer.server.safety.limits import Limits, address_of
 from daer.server.social.networks import client_address, network_of, parse_proxies
+from daer.server.social.phrases import phrases_info
 from daer.server.table.dealing import fairness_of
 from daer.server.table.expiry import sweep_forever
 from daer.server.table.manager import RoomManager, keep_leases_forever, too_many_rooms
@@ -191,7 +192,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         presets = preset_names()
         return Response(msgspec.json.encode({
             "presets": presets, "rulesets": rulesets_info(), "bots": [*STRENGTHS, *BOTS],
-            "house": {n: house_offers(n) for n in presets}, "bounds": bounds_info()}), media_type="application/json")
+            "house": {n: house_offers(n) for n in presets}, "bounds": bounds_info(), **phrases_info()}),
+            media_type="application/json")
 
     async def create_room(request: Request) -> Response:
         refused = lim.check("create", request)

@@ -224,6 +224,8 @@ class Session:
                     .lower(), v=msg.v, latency_ms=round(took * 1000, 2), result=_outcome(reply)))
             if isinstance(reply, p.Error) and reply.code == "stale":
                 self.conn.push(p.encode(room.update_for(seat, msg.v)))
+        elif isinstance(msg, p.Say):
+            self.send(room.say(seat, msg))
         elif isinstance(msg, p.Command):
             if msg.name not in p.COMMANDS:
                 self.send(p.error("bad_command", "没有这个命令", f"unknown command; one of {p.COMMANDS}",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -25,8 +26,9 @@ from daer.server import protocol as p
 from daer.server.ops.logs import ctx
 from daer.server.ops.metrics import ACTIONS_BY
 from daer.server.safety.bounds import RoomConfig, RoomError, bot_for, check_config
-from daer.server.safety.limits import address_key
+from daer.server.safety.limits import Buckets, Rate, address_key
 from daer.server.social import votes
+from daer.server.social.phrases import SAY_BURST, SAY_PER_MINUTE, SAYABLE
 from daer.server.table import clock
 from daer.server.table.audience import Audience
 from daer.server.table.dealing import PendingDeal, fairness_of
@@ -86,6 +88,8 @@ class Room:
         """Address that created the room (in memory only: for the per-address cap of live rooms)."""
         self.replies = ReplyBook(store, match.code, port)
         self.audience = Audience()
+        self.chatter = Buckets(Rate(SAY_PER_MINUTE, SAY_BURST))
+        """Each seat's quick phrases (a token bucket by seat, in memory)."""
         self.serving = True
         """False once this process stopped serving the room (lease lost, handed over, drained)."""
         self.bots: dict[int, Bot] = {}
@@ -375,6 +379,23 @@ class Room:
         if known is not None:
             return known
         return self.answer(seat, msg.id, self.match.command(seat, msg, time.monotonic()))
+
+    def say(self, seat: int | None, msg: p.Say) -> p.ServerMessage:
+        """A quick phrase or emote from ``seat`` to everyone in the room (a seat's, at most
+        :data:`~daer.server.social.phrases.SAY_PER_MINUTE` a minute); spectators cannot send them."""
+        if seat is None:
+            return p.error("not_seated", "观众不能发快捷语", "spectators cannot send phrases", id=msg.id,
+                           v=self.version)
+        if msg.what not in SAYABLE:
+            return p.error("bad_phrase", "没有这句快捷语", "no such phrase or emote", id=msg.id, v=self.version)
+        wait = self.chatter.take(str(seat))
+        if wait > 0:
+            secs = max(1, math.ceil(wait))
+            return p.error("too_fast", f"快捷语发得太快了，请 {secs} 秒后再试", f"too many phrases; wait {secs} s",
+                           id=msg.id, v=self.version)
+        frame = p.encode(p.Said(seat=seat, what=msg.what))
+        self.audience.send(lambda _seat: frame)
+        return p.Ack(id=msg.id, v=self.version)
 
     # -- the server's own moves (daer.server.table.clock) ------------------------------------------------------
     def bot(self, seat: int) -> Bot:
