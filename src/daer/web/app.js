@@ -10,7 +10,7 @@ import { afterUpdate, beforeUpdate, noteDiscardFrom, tableTick } from "./cues.js
 import { muteButton, table } from "./table.js";
 import "./pwa.js"; // offline worker, offline banner
 import { onSaid, sayButton, saySheet } from "./phrases.js";
-import { afterVote, finalScores, nearWarning, proposeButton, tickVote, voteBox, watchersEl, watchSwitch } from "./social.js";
+import { afterVote, finalScores, nearWarning, proposeButton, shareButton, tickVote, voteBox, watchersEl, watchSwitch } from "./social.js";
 import { matchHistory, optionsTitle, settleWords, settlementBody, shareBar } from "./settle.js";
 
 const $app = document.getElementById("app");
@@ -247,6 +247,7 @@ function waitingRoom(room) {
     h("p", {}, t("share"), " ", h("b", { class: "code" }, room.code)),
     h("p", { class: "row" }, h("input", { value: link, readonly: true, id: "link", "aria-label": t("copy") }),
       h("button", { id: "copy", onclick: () => copyLink(link) }, t("copy"))),
+    h("p", {}, shareButton(room, link, toast, () => copyLink(link))),
     h("h2", {}, t("seatsTitle")),
     nearWarning(room),
     h("div", { class: "seatlist" }, room.seats.map((s) => h("div", { "data-seat": s.seat }, `${s.seat + 1}. ${s.name || t("emptySeat")}`,

@@ -2,6 +2,7 @@
 // the same-network warning, quick phrases and emotes. The server decides everything; this draws room.vote etc.
 import { h, words } from "./dom.js";
 import { lang } from "./i18n.js";
+import { loadOptions } from "./lobby.js";
 
 export const sw = words({
   zh: {
@@ -11,6 +12,7 @@ export const sw = words({
     finalScores: "本场战绩", proposer: "发起人",
     watchers: "观战 {n} 人", watchersNamed: "观战 {n} 人：{names}", allowWatch: "允许观战（观众看到的牌局延后约一轮，看不到任何人的手牌）",
     noWatching: "房主不允许观战",
+    shareTo: "分享到…", invite: "{host} 邀请你打{game} · {hands}局 · {state}", short: "还差{n}人", full: "人齐了，可以观战",
     nearTitle: "同网提醒", near: "{names} 从同一网络连接（同一 IP 地址或同一网段）。",
     nearWhat: "这只说明他们可能在同一个地方（同一个 Wi-Fi、同一个出口），不能证明串通；在不同网络也不能证明没有串通。房主仍可以开始。",
   },
@@ -21,6 +23,7 @@ export const sw = words({
     finalScores: "Match scores", proposer: "proposed",
     watchers: "{n} watching", watchersNamed: "{n} watching: {names}", allowWatch: "Allow watching (spectators see the table about one turn late, and nobody's hand)",
     noWatching: "The host does not allow watching",
+    shareTo: "Share to…", invite: "{host} invites you to {game} · {hands} hands · {state}", short: "{n} seats free", full: "all seated; come and watch",
     nearTitle: "Same network", near: "{names} connect from one network (the same IP address or subnet).",
     nearWhat: "It only means they may be in one place (one Wi-Fi, one way out to the internet); it does not prove collusion, and different networks do not prove its absence. The host may start anyway.",
   },
@@ -102,4 +105,23 @@ export function nearWarning(room) {
   return h("div", { class: "nearwarn", id: "nearwarn", role: "alert" }, h("b", {}, sw("nearTitle")),
     ...room.near.map((g) => h("p", { class: "neargroup" }, sw("near", { names: g.map((s) => `${s + 1}. ${nameOf(room, s)}`).join(sep) }))),
     h("p", { class: "note" }, sw("nearWhat")));
+}
+
+// The invitation's words, as the link's preview says them (server: daer.server.http.invites.invite_words).
+export function inviteText(room, opts) {
+  const rs = opts?.rulesets?.find((r) => r.name === room.rules);
+  const game = (lang === "en" ? rs?.en : rs?.zh) || (lang === "en" ? "Da Er" : "大贰");
+  const free = room.seats.filter((s) => s.kind === "empty").length;
+  const host = room.seats[room.host]?.name || "";
+  return sw("invite", { host, game, hands: room.hands, state: free ? sw("short", { n: free }) : sw("full") });
+}
+
+// "Share to…": the Web Share API (a phone's share sheet: WeChat, QQ …) with the preview's text and the link.
+export function shareButton(room, link, toast, copy) {
+  loadOptions();
+  return h("button", { id: "sharelink", onclick: async () => {
+    if (!navigator.share) { copy(); return; }
+    const text = inviteText(room, await loadOptions());
+    try { await navigator.share({ title: text, text, url: link }); } catch (e) { if (e?.name !== "AbortError") toast(String(e?.message || e)); }
+  } }, sw("shareTo"));
 }

@@ -19,7 +19,7 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -31,6 +31,7 @@ from daer.rules import preset_names
 from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
 from daer.server.http.answers import Answers
+from daer.server.http.invites import invite_page
 from daer.server.http.pwa import pwa_routes
 from daer.server.http.replays import replay_body, seat_names
 from daer.server.http.score_api import calc_routes, read_body
@@ -179,6 +180,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
 
     async def page(_request: Request) -> Response:
         return FileResponse(str(WEB / "index.html"))
+
+    async def room_page(request: Request) -> Response:
+        """``/r/CODE``: the page with the room's preview tags (Open Graph, Twitter card) for chat apps."""
+        code = str(request.path_params["code"]).strip().upper()
+        if lim.retry_after("lookup", address_of(request)) > 0:
+            return FileResponse(str(WEB / "index.html"))  # too many look-ups: the page without a preview
+        base = f"{request.url.scheme}://{request.url.netloc}"
+        return HTMLResponse(invite_page(manager().store, code, base))
 
     async def favicon(_request: Request) -> Response:
         # browsers ask for /favicon.ico whatever the page links: the project's SVG icon
@@ -356,7 +365,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
 
     app = Starlette(
         routes=[
-            Route("/", page), Route("/r/{code}", page), Route("/replay/{code}/{number:int}", replay_page),
+            Route("/", page), Route("/r/{code}", room_page), Route("/replay/{code}/{number:int}", replay_page),
             Route("/favicon.ico", favicon),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
