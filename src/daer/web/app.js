@@ -308,6 +308,9 @@ function settlement(u) {
       h("div", { class: "settlefoot" }, next)));
 }
 
+// turned sideways (or a window resized): drawn again for the new size (the hand's card width follows it)
+let resized = null;
+window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(() => render(), 60); });
 tickVote.S = S;
 setInterval(() => { tableTick(ctx); tickVote(); }, 250);
 

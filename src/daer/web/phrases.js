@@ -38,7 +38,7 @@ export function sayButton(ctx) {
   if (ctx.spectating()) return null;
   loadOptions();
   return h("button", { id: "saybtn", "aria-label": pw("say"), title: pw("say"), "aria-expanded": P.open ? "true" : "false",
-    onclick: () => { P.open = !P.open; ctx.render(); } }, "💬");
+    onclick: () => { P.open = !P.open; ctx.render(); } }, h("img", { src: "/static/chat.svg", alt: "", width: 20, height: 20 }));
 }
 
 // The sheet of phrases, emotes and the per-seat mute.

@@ -1,0 +1,141 @@
+"""The table at every size (issue 24 items 5 and 7): in landscape (740×360, 800×400: a phone held sideways) the
+other seats sit at the sides and top, the hand along the bottom with the choice bar beside it, and nothing covers
+a hand card; turning the phone mid-hand loses nothing; and at 360×740, 740×360, 800×400, 1280×800 and 1920×1080
+no text or countdown ring of the table is cut by its container (``scrollWidth > clientWidth`` in a box that
+clips, or a box outside a clipping ancestor or the screen).  Screenshots go to $DAER_SHOTS when it is set."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+from serving import Server
+from test_page_bugs import strict
+from test_table import create_room
+from test_table_play import COVERED, play_until_claim
+
+SIZES = [(360, 740), (740, 360), (800, 400), (1280, 800), (1920, 1080)]
+
+CLIPPED = """() => {
+  const bad = [];
+  const W = innerWidth, H = innerHeight;
+  const clipsX = (cs) => cs.overflowX === 'hidden' || cs.overflowX === 'clip';
+  const clipsY = (cs) => cs.overflowY === 'hidden' || cs.overflowY === 'clip';
+  const scrolls = (cs) => /auto|scroll/.test(cs.overflowX + cs.overflowY);
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && e.className.baseVal === undefined ? '.' + String(e.className).trim().split(/\\s+/).join('.') : '');
+  const els = [...document.querySelectorAll('#table *, #app > .bar *')]
+    .filter((e) => e.getClientRects().length && !e.closest('.sr') && getComputedStyle(e).visibility !== 'hidden');
+  for (const e of els) {
+    const texty = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) || e.classList.contains('timer');
+    if (!texty) continue;
+    const cs = getComputedStyle(e);
+    const r = e.getBoundingClientRect();
+    let inScroll = false;
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (scrolls(getComputedStyle(a)) && a.scrollWidth > a.clientWidth + 1) { inScroll = true; break; }
+    if (!inScroll && (r.left < -1 || r.right > W + 1)) { bad.push(['off-screen', name(e), e.textContent.slice(0, 30), Math.round(r.left), Math.round(r.right)]); continue; }
+    if (cs.textOverflow !== 'ellipsis' && clipsX(cs) && e.scrollWidth > e.clientWidth + 1) bad.push(['cut', name(e), e.textContent.slice(0, 30)]);
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      const ac = getComputedStyle(a);
+      if (scrolls(ac)) break; // inside a scrolling box: scrolled into view by the player
+      const ar = a.getBoundingClientRect();
+      if ((clipsX(ac) && (r.left < ar.left - 1 || r.right > ar.right + 1)) || (clipsY(ac) && (r.top < ar.top - 1 || r.bottom > ar.bottom + 1))) {
+        bad.push(['outside', name(e), e.textContent.slice(0, 30), name(a)]); break;
+      }
+    }
+  }
+  return bad;
+}"""
+
+
+def shot(page: Page, name: str, tmp_path: Path) -> None:
+    out = Path(os.environ.get("DAER_SHOTS") or tmp_path)
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out / f"{name}.png"))
+
+
+def hand_state(page: Page) -> Any:
+    return page.evaluate("""() => ({ hand: [...document.querySelectorAll('#hand .card')].map((c) => c.dataset.cid).sort(),
+      feed: document.querySelectorAll('#feedlist li').length, v: document.querySelectorAll('.seat').length })""")
+
+
+def test_no_text_or_ring_of_the_table_is_cut_at_any_size(server: Server, browser: Any, tmp_path: Path) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = ctx.new_page()
+        errors = strict(page)
+        page.goto(server.url)
+        page.fill("#name", "小明")
+        page.fill("#timer", "120")  # a turn timer: the countdown ring is drawn
+        page.click("#create")
+        page.wait_for_selector("#waiting")
+        page.click("#start")
+        play_until_claim(page)
+        for w, hgt in SIZES:
+            page.set_viewport_size({"width": w, "height": hgt})
+            page.wait_for_timeout(400)
+            shot(page, f"claim-{w}x{hgt}", tmp_path)
+            assert page.evaluate(CLIPPED) == [], (w, hgt)
+            assert page.evaluate(COVERED) == [], (w, hgt)
+        # at one's turn (the prompt and the countdown ring), as the 1280×800 bug was found
+        page.set_viewport_size({"width": 1280, "height": 800})
+        for _ in range(200):
+            settling = page.locator("#settlement").count()
+            if not settling and page.locator("#hand .card.ok").count() and page.locator("#table .timer").count():
+                break
+            try:
+                if settling and page.locator("#settlement #next:not([disabled])").count():
+                    page.click("#settlement #next", timeout=1000)
+                elif page.locator("#actions button.pass").count():
+                    page.click("#actions button.pass", timeout=1000)
+            except PlaywrightError:
+                pass  # redrawn under the click
+            page.wait_for_timeout(150)
+        else:
+            shot(page, "stuck", tmp_path)
+            pytest.fail("never the seat's turn")
+        for w, hgt in SIZES:
+            page.set_viewport_size({"width": w, "height": hgt})
+            page.wait_for_timeout(400)
+            shot(page, f"turn-{w}x{hgt}", tmp_path)
+            assert page.evaluate(CLIPPED) == [], (w, hgt)
+            assert page.evaluate(COVERED) == [], (w, hgt)
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize(("w", "hgt"), [(740, 360), (800, 400)])
+def test_landscape_puts_the_seats_at_the_sides_and_top_and_the_choices_beside_the_hand(
+        server: Server, browser: Any, w: int, hgt: int, tmp_path: Path) -> None:
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    try:
+        page = ctx.new_page()
+        errors = strict(page)
+        create_room(page, server, "小明")
+        page.click("#start")
+        play_until_claim(page)
+        before = hand_state(page)
+        page.set_viewport_size({"width": w, "height": hgt})  # turned sideways mid-hand
+        page.wait_for_timeout(200)
+        assert hand_state(page) == before  # nothing lost
+        shot(page, f"landscape-{w}x{hgt}", tmp_path)
+        assert page.evaluate(COVERED) == []
+        box = {p: page.locator(f".seat[data-pos='{p}']").bounding_box() for p in ("left", "top", "right")}
+        me, hand = page.locator("#me").bounding_box(), page.locator("#hand").bounding_box()
+        actions = page.locator("#actions").bounding_box()
+        assert all(box.values()) and me and hand and actions
+        assert box["left"]["x"] + box["left"]["width"] <= box["top"]["x"] + 1  # type: ignore[index]
+        assert box["top"]["x"] + box["top"]["width"] <= box["right"]["x"] + 1  # type: ignore[index]
+        assert hand["y"] + hand["height"] <= hgt + 1 and hand["y"] >= hgt / 2 - 40  # along the bottom
+        assert actions["x"] >= hand["x"] + hand["width"] - 1  # the choice bar beside the hand
+        assert page.evaluate(CLIPPED) == []
+        page.set_viewport_size({"width": 360, "height": 740})  # and back
+        page.wait_for_timeout(200)
+        assert hand_state(page) == before and page.evaluate(COVERED) == []
+        assert errors == []
+    finally:
+        ctx.close()
