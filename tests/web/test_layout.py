@@ -20,35 +20,8 @@ from test_table_play import COVERED, play_until_claim
 
 SIZES = [(360, 740), (740, 360), (800, 400), (1280, 800), (1920, 1080)]
 
-CLIPPED = """() => {
-  const bad = [];
-  const W = innerWidth, H = innerHeight;
-  const clipsX = (cs) => cs.overflowX === 'hidden' || cs.overflowX === 'clip';
-  const clipsY = (cs) => cs.overflowY === 'hidden' || cs.overflowY === 'clip';
-  const scrolls = (cs) => /auto|scroll/.test(cs.overflowX + cs.overflowY);
-  const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && e.className.baseVal === undefined ? '.' + String(e.className).trim().split(/\\s+/).join('.') : '');
-  const els = [...document.querySelectorAll('#table *, #app > .bar *')]
-    .filter((e) => e.getClientRects().length && !e.closest('.sr') && getComputedStyle(e).visibility !== 'hidden');
-  for (const e of els) {
-    const texty = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) || e.classList.contains('timer');
-    if (!texty) continue;
-    const cs = getComputedStyle(e);
-    const r = e.getBoundingClientRect();
-    let inScroll = false;
-    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (scrolls(getComputedStyle(a)) && a.scrollWidth > a.clientWidth + 1) { inScroll = true; break; }
-    if (!inScroll && (r.left < -1 || r.right > W + 1)) { bad.push(['off-screen', name(e), e.textContent.slice(0, 30), Math.round(r.left), Math.round(r.right)]); continue; }
-    if (cs.textOverflow !== 'ellipsis' && clipsX(cs) && e.scrollWidth > e.clientWidth + 1) bad.push(['cut', name(e), e.textContent.slice(0, 30)]);
-    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
-      const ac = getComputedStyle(a);
-      if (scrolls(ac)) break; // inside a scrolling box: scrolled into view by the player
-      const ar = a.getBoundingClientRect();
-      if ((clipsX(ac) && (r.left < ar.left - 1 || r.right > ar.right + 1)) || (clipsY(ac) && (r.top < ar.top - 1 || r.bottom > ar.bottom + 1))) {
-        bad.push(['outside', name(e), e.textContent.slice(0, 30), name(a)]); break;
-      }
-    }
-  }
-  return bad;
-}"""
+CLIPPED = (Path(__file__).parent / "clipped.js").read_text().split("\n", 1)[1]  # past its comment line
+"""Every text or ring of the table cut by its container: ``[kind, element, text, …]``."""
 
 
 def shot(page: Page, name: str, tmp_path: Path) -> None:
@@ -84,7 +57,8 @@ def test_no_text_or_ring_of_the_table_is_cut_at_any_size(server: Server, browser
         page.set_viewport_size({"width": 1280, "height": 800})
         for _ in range(200):
             settling = page.locator("#settlement").count()
-            if not settling and page.locator("#hand .card.ok").count() and page.locator("#table .timer").count():
+            mine = page.locator("#hand .card.ok").count() and page.locator("#table .timer").count()
+            if not settling and mine:
                 break
             try:
                 if settling and page.locator("#settlement #next:not([disabled])").count():
