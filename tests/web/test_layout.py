@@ -31,7 +31,8 @@ def shot(page: Page, name: str, tmp_path: Path) -> None:
 
 
 def hand_state(page: Page) -> Any:
-    return page.evaluate("""() => ({ hand: [...document.querySelectorAll('#hand .card')].map((c) => c.dataset.cid).sort(),
+    return page.evaluate("""() => ({
+      hand: [...document.querySelectorAll('#hand .card')].map((c) => c.dataset.cid).sort(),
       feed: document.querySelectorAll('#feedlist li').length, v: document.querySelectorAll('.seat').length })""")
 
 
