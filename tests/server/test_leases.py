@@ -194,7 +194,7 @@ def test_workers_starting_together_migrate_once(request: pytest.FixtureRequest, 
     assert errors == []  # without the advisory lock, concurrent CREATE TABLEs fail
     store = Store(url)
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
     store.close()
 
 
