@@ -34,6 +34,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
 SERVER_LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in (
     "ops protocol",
     "safety",
+    "social",
     "table players",
     "http",
 ))

@@ -119,8 +119,12 @@ class Client:
     """A WebSocket player: remembers the last update; ``act`` returns the reply to its id."""
 
     def __init__(self, server: Server, code: str, token: str | None = None, v: int | None = None,
-                 p: int | None = None) -> None:
-        self.ws = connect(f"{server.ws_url}/{code}", max_size=2**22).__enter__()
+                 p: int | None = None, *, source: str | None = None, headers: dict[str, str] | None = None) -> None:
+        # ``source``: the loopback address the client connects from (127.0.0.2, 127.1.0.3 …: another "network")
+        sock = None if source is None else socket.create_connection(("127.0.0.1", server.port), timeout=10,
+                                                                    source_address=(source, 0))
+        self.ws = connect(f"{server.ws_url}/{code}", max_size=2**22, sock=sock,
+                          additional_headers=headers).__enter__()
         self.frames: list[dict[str, Any]] = []
         self.upd: dict[str, Any] | None = None
         self.n = 0

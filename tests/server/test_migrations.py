@@ -195,15 +195,15 @@ def test_0005_keeps_one_room_per_create_request_and_refuses_a_second(db_url: str
     store.close()
 
 
-def test_0007_adds_the_player_tables_to_a_0005_database_with_rooms_in_it_and_goes_back(db_url: str) -> None:
-    """A database at 0005 holding a room and its seats upgrades to the player tables: the old room loads, its
-    seats belong to nobody, a player can take one of them; the downgrade drops the tables and leaves the rooms;
-    upgrading again works."""
+def test_0007_adds_the_player_tables_to_a_0006_database_with_rooms_in_it_and_goes_back(db_url: str) -> None:
+    """A database at 0006 (the schema before players) holding a room and its seats upgrades to the player
+    tables: the old room loads, its seats belong to nobody, a player can take one of them; the downgrade drops the
+    tables and leaves the rooms; upgrading again works."""
     engine = create_engine(db_url)
     with engine.begin() as conn:
         cfg = _config()
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0005")
+        command.upgrade(cfg, "0006")
         conn.execute(text("INSERT INTO rooms (code, created_at, config, status, version, scores, dealer, hands_played,"
                           " creator) VALUES ('OLD07', 0, '{\"timer\": 0}', 'waiting', 1, '[0,0,0,0]', 0, 0, 'me')"))
         for s in range(4):
@@ -233,7 +233,7 @@ def test_0007_adds_the_player_tables_to_a_0005_database_with_rooms_in_it_and_goe
     with engine.begin() as conn:
         cfg = _config()
         cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0005")
+        command.downgrade(cfg, "0006")
         assert "players" not in set(inspect(conn).get_table_names())
         assert conn.execute(text("SELECT count(*) FROM seats WHERE room_code = 'OLD07'")).scalar() == 4
     engine.dispose()

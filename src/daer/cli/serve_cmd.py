@@ -124,6 +124,17 @@ def serve(
                                                               "room stays in memory")] = _DEF.finished_ttl,
     sweep_every: Annotated[float, typer.Option(min=0.1, help="过期检查间隔 seconds between expiry sweeps")]
     = _DEF.sweep_every,
+    vote_seconds: Annotated[float, typer.Option(min=1.0, max=600.0, help="解散投票倒计时（秒），到时未表态的算同意 "
+                                                "seconds a vote to dissolve runs; silence agrees after it")]
+    = _DEF.vote_seconds,
+    watch_delay: Annotated[int, typer.Option(min=0, max=64, help="观战延后的公开步数（摸、打、吃碰、定牌各算一步；"
+                                             "默认 4 约一人一整轮） public steps spectators see behind the table "
+                                             "(a draw, a discard, a claim, a claim window closed: one each; 0-64)")]
+    = _DEF.watch_delay,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        help="可信的反向代理地址（可重复）：只对它们读 X-Forwarded-For（同网提醒） a reverse proxy "
+             "(address or network, repeatable) whose X-Forwarded-For names the client, for the same-network "
+             "warning")] = None,
     allowed_origin: Annotated[list[str] | None, typer.Option(
         help="允许的来源（可重复） allowed Origin, repeatable (default: the Host header's own origin)")] = None,
     metrics: Annotated[MetricsOpt, typer.Option(
@@ -166,15 +177,21 @@ def serve(
     from daer.server import create_app  # noqa: PLC0415
     from daer.server.http.sockets import DaerWebSocketProtocol  # noqa: PLC0415
     from daer.server.ops.logs import setup_logging  # noqa: PLC0415
+    from daer.server.social.networks import parse_proxies  # noqa: PLC0415
     from daer.store import database_url  # noqa: PLC0415
 
+    try:
+        parse_proxies(trusted_proxy or ())
+    except ValueError as exc:
+        raise typer.BadParameter(f"--trusted-proxy: {exc}") from exc
     limits = Limits(
         rates={"create": _rate(create_rate), "join": _rate(join_rate), "lookup": _rate(lookup_rate),
                "score": _rate(score_rate), "player": _rate(player_rate), "signin": _rate(signin_rate),
                "signin_link": _rate(signin_link_rate)},
         default_rate=_rate(other_rate), max_rooms=max_rooms, max_rooms_per_address=max_rooms_per_address,
         max_conns=max_conns, max_conns_per_address=max_conns_per_address, waiting_ttl=waiting_ttl,
-        idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every,
+        idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every, vote_seconds=vote_seconds,
+        watch_delay=watch_delay, trusted_proxies=tuple(trusted_proxy or ()),
         allowed_origins=tuple(o.rstrip("/") for o in allowed_origin or ()),
     )
     worker = worker_id or f"{socket.gethostname()}:{port}"

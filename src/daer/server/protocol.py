@@ -31,6 +31,7 @@ Version = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
 Private = Annotated[int, msgspec.Meta(ge=0, le=1024)]
 CommandName = Annotated[str, msgspec.Meta(max_length=16)]
 Entropy = Annotated[str, msgspec.Meta(max_length=64)]
+WatchName = Annotated[str, msgspec.Meta(max_length=24)]
 
 
 class _Msg(msgspec.Struct, frozen=True, kw_only=True, tag_field="t", forbid_unknown_fields=True, gc=False):
@@ -46,6 +47,8 @@ class Hello(_Msg, frozen=True, tag="hello"):
     v: Version | None = None
     p: Private | None = None
     """The seat's own private steps seen at version ``v`` (``update.p``; omitted: all of them)."""
+    name: WatchName = ""
+    """A spectator's name, shown to the table (a seat's name is its seat's)."""
 
 
 class Act(_Msg, frozen=True, tag="act"):
@@ -58,7 +61,9 @@ class Act(_Msg, frozen=True, tag="act"):
 
 class Command(_Msg, frozen=True, tag="cmd"):
     """A room command: ``start`` (host), ``next`` (ready for the next hand), ``resume`` (end 托管),
-    ``leave``, ``dissolve`` (host), ``entropy`` (only add ``entropy`` to the next deal).
+    ``leave``, ``dissolve`` (the host before the first deal: at once; afterwards any seat: proposes a vote),
+    ``agree`` / ``refuse`` (answer the vote), ``watch`` / ``nowatch`` (host: allow or forbid spectators),
+    ``entropy`` (only add ``entropy`` to the next deal).
 
     ``entropy`` (with ``start``, ``next`` or ``entropy``): up to 64 lowercase hex digits the seat mixes into
     the next hand's deal (``docs/fairness.md``); a seat's first one counts."""
@@ -76,12 +81,19 @@ class Sync(_Msg, frozen=True, tag="sync"):
     p: Private | None = None
 
 
+class Say(_Msg, frozen=True, tag="say"):
+    """A quick phrase or emote (``what``: an id of ``GET /api/options``' ``phrases`` / ``emotes``), to the table."""
+
+    id: Id
+    what: CommandName
+
+
 class Ping(_Msg, frozen=True, tag="ping"):
     """Keep-alive; answered by ``pong``."""
 
 
-ClientMessage = Hello | Act | Command | Sync | Ping
-COMMANDS = ("start", "next", "resume", "leave", "dissolve", "entropy")
+ClientMessage = Hello | Act | Command | Sync | Say | Ping
+COMMANDS = ("start", "next", "resume", "leave", "dissolve", "agree", "refuse", "watch", "nowatch", "entropy")
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
 
@@ -108,6 +120,23 @@ class Payment(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     amount: int
     zh: str
     en: str
+
+
+class VoteInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A vote to dissolve the room (解散投票), as everyone sees it."""
+
+    at: int
+    """The version at which it was proposed (tells two votes apart)."""
+    by: int
+    agreed: tuple[int, ...]
+    """Seats that agreed (bots and 托管 seats at once)."""
+    asked: tuple[int, ...]
+    """Seats still to answer: silence counts as agreeing when ``left`` reaches 0."""
+    left: float
+    """Seconds of the countdown left."""
+    refused: int | None = None
+    """The seat whose refusal ended the vote (the room plays on)."""
+    passed: bool = False
 
 
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -138,6 +167,17 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Money play (付钱): scores, points and amounts are 分; the page shows them as 元 (2.5 元)."""
     work: dict[str, Any] | None = None
     """When a hand is over: the settlement's working (:func:`daer.settlement_work.worked`), 胡 → 等 → amounts."""
+    vote: VoteInfo | None = None
+    """The last vote to dissolve the room (open, refused or passed), if any."""
+    watchers: int = 0
+    """How many spectators are connected now ..."""
+    watching: tuple[str, ...] = ()
+    """... and the names of those who gave one."""
+    watch: bool = True
+    """False once the host forbids watching (``nowatch``)."""
+    near: tuple[tuple[int, ...], ...] = ()
+    """Before the first deal: groups of seats connecting from one network (the same IPv4 address or /24, the
+    same IPv6 /64); never an address."""
     pace: str = "normal"
     """节奏: the room's pace, ``fast`` / ``normal`` / ``slow`` (:data:`daer.server.safety.bounds.PACES`)."""
 
@@ -184,6 +224,13 @@ class Error(_Msg, frozen=True, tag="error"):
     v: int | None = None
 
 
+class Said(_Msg, frozen=True, tag="said"):
+    """A seat's quick phrase or emote, to every seat and spectator of the room (not stored, no version)."""
+
+    seat: int
+    what: str
+
+
 class Pong(_Msg, frozen=True, tag="pong"):
     """Answer to ``ping``."""
 
@@ -195,7 +242,7 @@ class Closed(_Msg, frozen=True, tag="closed"):
     en: str
 
 
-ServerMessage = Welcome | Update | Ack | Error | Pong | Closed
+ServerMessage = Welcome | Update | Ack | Error | Said | Pong | Closed
 
 encoder = msgspec.json.Encoder()
 

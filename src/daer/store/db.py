@@ -115,6 +115,7 @@ class RoomRow:
     ready: str | None = None
     deal_seed: str | None = None
     deal_entropy: str | None = None
+    vote: str | None = None
 
 
 SYNC = ("normal", "full")
@@ -264,7 +265,7 @@ class Store:
 
     def update_room(self, code: str, *, fence: Fence, seats: list[SeatRow] | None = None,
                     reply: ReplyRow | None = None, **fields: Any) -> None:
-        """Change room fields (status, version, scores, dealer, hands_played, ready, deal_*) and optionally
+        """Change room fields (status, version, scores, dealer, hands_played, ready, deal_*, vote) and optionally
         seats, with the answer to the command that made the change."""
         stmts = [self._fenced(code, fence, fields)]
         if seats:
@@ -355,7 +356,7 @@ class Store:
                 scores=r.scores, dealer=r.dealer, hands_played=r.hands_played,
                 seats=tuple(SeatRow(s.seat, s.kind, s.name, s.token_hash, bool(s.auto)) for s in seats),
                 hand=self._hand(conn, h) if h is not None else None,
-                ready=r.ready, deal_seed=r.deal_seed, deal_entropy=r.deal_entropy,
+                ready=r.ready, deal_seed=r.deal_seed, deal_entropy=r.deal_entropy, vote=r.vote,
             )
 
     def room_codes(self, statuses: tuple[str, ...] = ("waiting", "playing", "between")) -> list[str]:

@@ -38,6 +38,8 @@ class RoomTable(Base):
     """A worker asking the owner to hand the room over (the balancer routes the room's code to it)."""
     creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     """A hash of the address that made the room (the per-address cap of live rooms, counted over the cluster)."""
+    vote: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The last vote to dissolve the room and each seat's last proposal (JSON, migration 0006)."""
 
 
 class SeatTable(Base):
@@ -101,7 +103,7 @@ class ReplyTable(Base):
     refused: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
-# -- players (migration 0007_players; docs/guide-players.md) ---------------------------------------------
+# -- players (migration 0007; docs/players.md) ----------------------------------------------------------
 class PlayerTable(Base):
     """A person known across rooms: a nickname and an avatar.  Deleting the account erases both (the row stays,
     ``deleted_at`` set, so the seats and records other players share still point somewhere: "已注销玩家")."""

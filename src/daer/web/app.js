@@ -9,6 +9,8 @@ import { closeRulesSheet, rulesButton, rulesPanel } from "./rules-sheet.js";
 import { afterUpdate, beforeUpdate, noteDiscardFrom, tableTick } from "./cues.js";
 import { muteButton, table } from "./table.js";
 import "./pwa.js"; // offline worker, offline banner
+import { onSaid, sayButton, saySheet } from "./phrases.js";
+import { afterVote, finalScores, nearWarning, proposeButton, shareButton, tickVote, voteBox, watchersEl, watchSwitch } from "./social.js";
 import { matchHistory, optionsTitle, settleWords, settlementBody, shareBar } from "./settle.js";
 
 const $app = document.getElementById("app");
@@ -139,7 +141,7 @@ async function enter(code) {
       h("div", { class: "bar" }, h("span", {}, t("room")), h("span", { class: "code" }, S.code), h("span", { class: "grow" }), langButton()),
       h("div", { class: "panel" }, h("h2", {}, t("join2")), h("label", { for: "name" }, t("name")), name,
         h("p", { class: "row" }, h("button", { class: "primary grow", id: "joinseat", onclick: join }, t("join")),
-          h("button", { id: "watch", onclick: () => connect() }, t("spectate")))));
+          h("button", { id: "watch", onclick: () => { localStorage.setItem("daer.name", name.value); connect(); } }, t("spectate")))));
     return;
   }
   connect();
@@ -149,7 +151,8 @@ function connect() {
   if (S.ws) { S.ws.onclose = null; S.ws.close(); }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(S.code)}`);
   S.ws = ws;
-  ws.onopen = () => { S.retry = 0; ws.send(JSON.stringify({ t: "hello", room: S.code, token: S.token, v: S.v })); };
+  ws.onopen = () => { S.retry = 0; ws.send(JSON.stringify({ t: "hello", room: S.code, token: S.token, v: S.v,
+    ...(S.token ? {} : { name: (localStorage.getItem("daer.name") || "").slice(0, 24) }) })); };
   ws.onmessage = (ev) => { if (S.ws === ws) onMessage(JSON.parse(ev.data)); };
   ws.onclose = () => {
     if (S.closed || S.ws !== ws) return;
@@ -183,6 +186,7 @@ function onMessage(m) {
     beforeUpdate(m);
     S.upd = m; S.v = m.v; S.busy = false;
     addEntropy(m.room);
+    afterVote(m.room, prev, S, toast);
     S.deadlineAt = m.room.deadline === null ? null : Date.now() + m.room.deadline * 1000;
     render();
     afterUpdate(m, prev, ctx);
@@ -191,6 +195,7 @@ function onMessage(m) {
     if (m.code === "bad_token") { localStorage.removeItem(tokenKey(S.code)); S.token = null; enter(S.code); }
     if (m.code !== "stale") toast(errText(m));
     render();
+  } else if (m.t === "said") { onSaid(m, ctx);
   } else if (m.t === "closed") { S.closed = true; toast(errText(m)); render(); }
 }
 
@@ -212,26 +217,30 @@ function render() {
     h("span", { class: "code", id: "roomcode" }, room.code),
     h("span", {}, room.status === "waiting" ? "" : t("hand", { n: Math.max(room.hand_no, 1), N: room.hands })),
     h("span", { class: "grow" }),
+    watchersEl(room, toast),
+    room.status !== "dissolved" && !S.closed ? sayButton(ctx) : null,
     room.status !== "waiting" && u.view ? rulesButton(room) : null,
     muteButton(render),
     langButton(),
     S.seat !== null && room.status !== "dissolved" ? h("button", { id: "leave", onclick: () => { if (confirm(t("confirmLeave"))) { cmd("leave"); localStorage.removeItem(tokenKey(S.code)); S.closed = true; setTimeout(() => { location.href = "/"; }, 300); } } }, t("leave")) : null,
-    S.seat !== null && S.seat === room.host && room.status !== "dissolved" ? h("button", { class: "danger", id: "dissolve", onclick: () => { if (confirm(t("confirmDissolve"))) cmd("dissolve"); } }, t("dissolve")) : null,
+    proposeButton(room, ctx),
+    S.seat !== null && S.seat === room.host && room.status === "waiting" ? h("button", { class: "danger", id: "dissolve", onclick: () => { if (confirm(t("confirmDissolve"))) cmd("dissolve"); } }, t("dissolve")) : null,
   );
   const parts = [top];
-  if (S.closed || room.status === "dissolved") parts.push(h("div", { class: "panel" }, t("closed")));
+  if (S.closed || room.status === "dissolved") parts.push(h("div", { class: "panel", id: "closedmsg" }, t("closed")), finalScores(room, amt));
   else if (room.status === "waiting" || !u.view) parts.push(waitingRoom(room));
   else parts.push(table(u, ctx));
   if (u.view && u.view.result && (room.status === "between" || room.status === "finished")) parts.push(settlement(u));
+  parts.push(voteBox(room, ctx), saySheet(room, ctx));
   document.body.classList.toggle("at-table", Boolean(u.view) && room.status !== "waiting");
   const scrolled = document.getElementById("settlement")?.scrollTop || 0;
-  $app.replaceChildren(...parts);
+  $app.replaceChildren(...parts.filter(Boolean));
   const sheet = document.getElementById("settlement");
   if (sheet && scrolled) sheet.scrollTop = scrolled; // an update while reading the settlement keeps its place
 }
 // what the table's modules (table.js, cues.js) use of the page
 const ctx = { S, act: (a) => act(a), cmd: (c) => cmd(c), render: () => render(), rel: (s) => rel(s), amt: (x) => amt(x),
-  spectating: () => spectating(), noteDiscardFrom };
+  spectating: () => spectating(), noteDiscardFrom, send: (m) => send(m), newId: () => newId() };
 
 function waitingRoom(room) {
   const link = `${location.origin}/r/${room.code}`;
@@ -239,11 +248,14 @@ function waitingRoom(room) {
     h("p", {}, t("share"), " ", h("b", { class: "code" }, room.code)),
     h("p", { class: "row" }, h("input", { value: link, readonly: true, id: "link", "aria-label": t("copy") }),
       h("button", { id: "copy", onclick: () => copyLink(link) }, t("copy"))),
+    h("p", {}, shareButton(room, link, toast, () => copyLink(link))),
     h("h2", {}, t("seatsTitle")),
-    h("div", { class: "seatlist" }, room.seats.map((s) => h("div", {}, `${s.seat + 1}. ${s.name || t("emptySeat")}`,
+    nearWarning(room),
+    h("div", { class: "seatlist" }, room.seats.map((s) => h("div", { "data-seat": s.seat }, `${s.seat + 1}. ${s.name || t("emptySeat")}`,
       s.seat === S.seat ? ` (${t("you")})` : "", s.kind === "human" && !s.online ? h("span", { class: "badge off" }, t("offline")) : null))),
     S.seat === room.host ? h("p", {}, h("button", { class: "primary", id: "start", style: "width:100%", onclick: () => cmd("start") }, t("start")))
       : h("p", { class: "muted" }, t("waitingHost")),
+    watchSwitch(room, ctx),
     rulesPanel(room)); // the rules in force, from room.rules / room.overrides and GET /api/options
 }
 
@@ -297,7 +309,11 @@ function settlement(u) {
       h("div", { class: "settlefoot" }, next)));
 }
 
-setInterval(() => tableTick(ctx), 250);
+// turned sideways (or a window resized): drawn again for the new size (the hand's card width follows it)
+let resized = null;
+window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(() => render(), 60); });
+tickVote.S = S;
+setInterval(() => { tableTick(ctx); tickVote(); }, 250);
 
 // Leave the room's page without leaving the seat: the socket closes for good (no reconnect, no redraw
 // under another URL); forward (or the lobby's link back) enters the room again with the stored token.

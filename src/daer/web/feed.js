@@ -21,6 +21,12 @@ export function feedEvents(events, full) {
   if (F.items.length > MAX) F.items.splice(0, F.items.length - MAX);
 }
 
+// A quick phrase or emote of a seat (phrases.js): a line of the feed, not an event of the hand.
+export function feedSaid(seat, text) {
+  F.items.push({ type: "said", seat, text });
+  if (F.items.length > MAX) F.items.splice(0, F.items.length - MAX);
+}
+
 const cards = (kinds) => kinds.map(charOf).join("");
 
 // One event in words, in the page's language. `who(seat)` names a seat (我 / 下家 / … or a spectator's names);
@@ -54,13 +60,14 @@ export function eventText(ev, who, you = () => false) {
     case "ended":
       if (ev.winner === null || ev.winner === undefined) return `${t("draw")}`;
       return en ? `${s(ev.winner, "win")} · ${ev.hu} hu` : `${who(ev.winner)} 胡了 · ${ev.hu}胡`;
+    case "said": return `${who(ev.seat)}${en ? ": " : "："}${ev.text}`;
     default: return ev.type;
   }
 }
 
 // the kind of line, for its colour: claims and wins stand out
 const tone = (ev) => (ev.type === "claimed" || ev.type === "long" || ev.type === "face_down" && ev.how !== "draw" ? "claim"
-  : ev.type === "ended" ? "end" : ev.type === "dealt" ? "deal" : "");
+  : ev.type === "ended" ? "end" : ev.type === "dealt" ? "deal" : ev.type === "said" ? "said" : "");
 
 export function feedEl(ctx) {
   const who = (s) => ctx.rel(s);

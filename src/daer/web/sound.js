@@ -88,6 +88,14 @@ export function callout(name) {
   return true;
 }
 
+// a quick phrase's voice (web/voice/say-<id>.wav): loaded at its first use, then kept
+export function playVoice(name) {
+  const c = ready();
+  if (!c) return;
+  if (!voices.has(name)) { loadVoice(name); Promise.resolve(voices.get(name)).then(() => callout(name)); return; }
+  callout(name);
+}
+
 export function vibrate(pattern) {
   if (muted || !navigator.vibrate) return;
   if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return; // refused before a first tap

@@ -13,6 +13,8 @@ import { gameWord, setPreset } from "./words.js";
 // where each other seat sits, by its offset from one's own seat (play passes to 下家, on the right)
 const POS = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
 const WIDE = 900; // px: from here on the grid layout (style.css says the same)
+// a phone held sideways (table.css says the same): the seats at the sides and top, the choices beside the hand
+export const landscape = () => window.matchMedia("(orientation: landscape) and (max-height: 520px)").matches && window.innerWidth < 1100;
 
 export function table(u, ctx) {
   const { view, room } = u;
@@ -184,6 +186,10 @@ function mySeat(u, ctx) {
 // the hand's card width: every column fits across the seat (phone: the screen; desktop: beside the feed)
 function cardWidth(columns) {
   const w = window.innerWidth;
+  if (landscape()) { // a phone held sideways: the hand shares the width with the choice bar beside it (table.css)
+    const cw = Math.floor((w * 0.64 - 16) / Math.max(columns, 1)) - 2;
+    return Math.max(14, Math.min(cw, Math.floor(window.innerHeight * 0.36 / 5.2), 30));
+  }
   const avail = w >= WIDE ? Math.min(w - 340, 1100) : w - 12;
   const cw = Math.floor(avail / Math.max(columns, 1)) - 2; // 2 px between columns
   // a desktop's hand is also bounded by the height (a column of four is 5.8 card widths tall); twenty kinds

@@ -11,7 +11,6 @@ import contextlib
 import logging
 import signal
 import threading
-import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
@@ -20,10 +19,10 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from daer.bots import BOTS, STRENGTHS
 from daer.engine import HandRecord, dumps
@@ -32,59 +31,35 @@ from daer.rules import preset_names
 from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
 from daer.server.http.answers import Answers
+from daer.server.http.invites import invite_page
 from daer.server.http.pwa import pwa_routes
 from daer.server.http.replays import replay_body, seat_names
 from daer.server.http.score_api import calc_routes, read_body
 from daer.server.http.score_api import json_error as _err
-from daer.server.http.sockets import SEND_NOW
+from daer.server.http.session import FLOOD_BURST, FLOOD_RATE, Session
 from daer.server.ops.collector import YoungCollector
-from daer.server.ops.logs import COMMAND_LEVELS, SLOW, ctx
-from daer.server.ops.metrics import ACTION_SECONDS, GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
+from daer.server.ops.logs import ctx
+from daer.server.ops.metrics import GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
 from daer.server.players.identity import Players
 from daer.server.players.routes import player_routes
 from daer.server.safety.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
 from daer.server.safety.guard import Guard
 from daer.server.safety.limits import Limits, address_of
+from daer.server.social.networks import client_address, network_of, parse_proxies
+from daer.server.social.phrases import phrases_info
 from daer.server.table.dealing import fairness_of
 from daer.server.table.expiry import sweep_forever
 from daer.server.table.manager import RoomManager, keep_leases_forever, too_many_rooms
 from daer.server.table.port import DEFAULT_TTL, LeaseLost
 from daer.server.table.rooms import Room, action_codec, moved, request_key
-from daer.server.table.seating import Conn, token_hash
 from daer.store import Store
 from daer.store.players import GONE
 
 log = logging.getLogger("daer.server")
 WEB = resources.files("daer") / "web"
 MAX_BODY = 8192
-RATE = 20.0
-"""Messages per second a connection may send on average ..."""
-BURST = 60.0
-"""... and at once."""
-FLOOD_RATE = 100.0
-"""Dropped messages a second a connection may go on sending ...  """
-FLOOD_BURST = 1000.0
-"""... and at once; past that it is told and closed (1008): each dropped message still costs its frame and a
-parse, and one socket sending as fast as it could slowed every other room (a ping from 0.6 to ~240 ms)."""
 DRAIN_GRACE = 0.5
 """Seconds between handing the rooms over (sockets closed with the reconnect code) and stopping the server."""
-
-
-class Bucket:
-    """A token bucket: ``take`` is False when the client sends faster than allowed."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate, self.burst, self.tokens, self.t = rate, burst, burst, time.monotonic()
-
-    def take(self) -> bool:
-        """Spend one token if there is one."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
-        self.t = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 async def _body(request: Request) -> dict[str, Any] | JSONResponse:
@@ -155,6 +130,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     lim = limits or Limits()
     answers = Answers()
     players = Players(lambda: manager().store, lim)
+    proxies = parse_proxies(lim.trusted_proxies)
 
     def manager() -> RoomManager:
         m = state["manager"]
@@ -166,7 +142,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         tune_gc(gc_mode)
         store = Store(db_url, synchronous=sqlite_sync)
         state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay, claim_window=claim_window,
-                                                           worker=worker, lease_ttl=lease_ttl)
+                                                           worker=worker, lease_ttl=lease_ttl,
+                                                           vote_seconds=lim.vote_seconds,
+                                                           watch_delay=lim.watch_delay)
         n = manager().restore_all()
         log.info("resumed %d rooms (worker %s)", n, manager().worker, extra=ctx("serving", rooms=n))
         freeze_after_restore(gc_mode)
@@ -207,6 +185,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     async def page(_request: Request) -> Response:
         return FileResponse(str(WEB / "index.html"))
 
+    async def room_page(request: Request) -> Response:
+        """``/r/CODE``: the page with the room's preview tags (Open Graph, Twitter card) for chat apps."""
+        code = str(request.path_params["code"]).strip().upper()
+        if lim.retry_after("lookup", address_of(request)) > 0:
+            return FileResponse(str(WEB / "index.html"))  # too many look-ups: the page without a preview
+        base = f"{request.url.scheme}://{request.url.netloc}"
+        return HTMLResponse(invite_page(manager().store, code, base))
+
     async def favicon(_request: Request) -> Response:
         # browsers ask for /favicon.ico whatever the page links: the project's SVG icon
         return FileResponse(str(WEB / "icon.svg"), media_type="image/svg+xml")
@@ -219,7 +205,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         presets = preset_names()
         return Response(msgspec.json.encode({
             "presets": presets, "rulesets": rulesets_info(), "bots": [*STRENGTHS, *BOTS],
-            "house": {n: house_offers(n) for n in presets}, "bounds": bounds_info()}), media_type="application/json")
+            "house": {n: house_offers(n) for n in presets}, "bounds": bounds_info(), **phrases_info()}),
+            media_type="application/json")
 
     async def create_room(request: Request) -> Response:
         refused = lim.check("create", request)
@@ -367,6 +354,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     async def ws_endpoint(ws: WebSocket) -> None:
         """``/ws/{code}`` (the room's code in the URL, so a balancer can route by it) or ``/ws``."""
         address = address_of(ws)
+        client = client_address(address, ws.headers.get("x-forwarded-for"), proxies)
         await ws.accept()
         if not lim.conns.acquire(address):
             await ws.send_text(p.encode(p.error("too_many_conns", "连接太多，请稍后再试",
@@ -375,13 +363,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             return
         try:
             code = ws.path_params.get("code")
-            await Session(ws, manager(), lim, address, None if code is None else str(code)).run()
+            session = Session(ws, manager(), lim, address, None if code is None else str(code))
+            session.network = network_of(client)
+            await session.run()
         finally:
             lim.conns.release(address)
 
     app = Starlette(
         routes=[
-            Route("/", page), Route("/r/{code}", page), Route("/replay/{code}/{number:int}", replay_page),
+            Route("/", page), Route("/r/{code}", room_page), Route("/replay/{code}/{number:int}", replay_page),
             Route("/favicon.ico", favicon),
             *player_routes(players, lim, lambda seats: manager().rename_seats(seats, GONE)),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
@@ -402,217 +392,4 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     return app
 
 
-def _outcome(reply: p.ServerMessage) -> str:
-    """How a message was answered, for the logs: ``ack`` or the error's code."""
-    return reply.code if isinstance(reply, p.Error) else "ack"
-
-
-class _Tagged(msgspec.Struct, frozen=True):
-    """Only the ``id`` of a client message (any other field ignored)."""
-
-    id: p.Id | None = None
-
-
-_tagged = msgspec.json.Decoder(_Tagged)
-
-
-def _peek_id(raw: str | bytes) -> str | None:
-    """The id of a client message that is a JSON object with a well-formed id, even if the rest is malformed or
-    the message is dropped: the client waiting for that id's answer gets one."""
-    try:
-        return _tagged.decode(raw).id
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-
-
-class Session:
-    """One WebSocket connection: reads and checks messages, forwards them to its room, writes replies."""
-
-    def __init__(self, ws: WebSocket, manager: RoomManager, limits: Limits, address: str,
-                 code: str | None = None) -> None:
-        self.ws = ws
-        self.code = code
-        """The room code of the URL (``/ws/{code}``): hello must name the same room."""
-        self.manager = manager
-        self.limits, self.address = limits, address
-        self.conn = Conn(None, gate=manager.store.writer, direct=ws.scope.get("extensions", {}).get(SEND_NOW))
-        self.room: Room | None = None
-        self.bucket = Bucket()
-        self.strikes = 0
-        self.flood = Bucket(FLOOD_RATE, FLOOD_BURST)
-        """Dropped messages: when it runs dry the connection is closed ..."""
-        self.flooded = False
-        """... and what it still sends is ignored."""
-
-    def send(self, msg: p.ServerMessage) -> None:
-        self.conn.push(p.encode(msg))
-
-    async def _writer(self) -> None:
-        while True:
-            text = await self.conn.queue.get()
-            self.conn.sending = True  # until written, no frame may go around it (Conn.direct)
-            if text is None or self.conn.overflow:
-                await self.ws.close(code=1008 if self.conn.overflow else self.conn.close_code)
-                return
-            await self.ws.send_text(text)
-            self.conn.sending = False
-
-    async def run(self) -> None:
-        writer = asyncio.create_task(self._writer())
-        try:
-            while not writer.done():
-                msg = await self.ws.receive()
-                if msg["type"] == "websocket.disconnect":
-                    break
-                raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes")
-                self.handle(raw or b"")
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            writer.cancel()
-            self._leave()
-
-    def _leave(self) -> None:
-        room = self.room
-        if room is not None and self.conn in room.conns:
-            room.conns.discard(self.conn)
-            log.info("disconnected", extra=ctx("disconnected", room=room.code, seat=self.conn.seat))
-            if self.conn.seat is not None:
-                room.seats[self.conn.seat].online -= 1
-                room.broadcast(room.version)
-
-    def handle(self, raw: str | bytes) -> None:
-        """One client message: rate, size and shape checked, then forwarded."""
-        if self.flooded:
-            return
-        v = self.room.version if self.room else None
-        if not self.bucket.take():
-            if not self.flood.take():  # dropping is not free either: told, then closed
-                self.flooded = True
-                self.send(p.error("too_fast", "消息太频繁，连接已关闭", "too many messages; the connection is closed",
-                                  v=v))
-                self.conn.close_code = 1008
-                self.conn.push(None)
-                return
-            # Every refused action or command is answered (its id is in the error), so no client waits on a
-            # reply that never comes; id-less messages (ping, sync) are answered only now and then.
-            self.strikes += 1
-            msg_id = _peek_id(raw) if len(raw) <= p.MAX_MESSAGE else None
-            if msg_id is not None or self.strikes in (1, 50) or self.strikes % 500 == 0:
-                self.send(p.error("too_fast", "操作太频繁，请慢一点", "too many messages; slow down", id=msg_id, v=v))
-            return
-        if len(raw) > p.MAX_MESSAGE:
-            self.send(p.error("too_big", f"消息太大（上限 {p.MAX_MESSAGE} 字节）",
-                              f"message too large (limit {p.MAX_MESSAGE} bytes)", v=v))
-            return
-        try:
-            msg = p.client_decoder.decode(raw)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            self.send(p.error("bad_message", f"消息格式不对：{exc}", f"malformed message: {exc}", id=_peek_id(raw),
-                              v=v))
-            return
-        try:
-            self.dispatch(msg)
-        except LeaseLost:
-            self.moved(getattr(msg, "id", None), v)
-        except RoomError as exc:
-            if exc.code == "moved":
-                self.moved(getattr(msg, "id", None), v)
-                return
-            self.send(p.error(exc.code, exc.zh, exc.en, id=getattr(msg, "id", None), v=v))
-        except Exception:
-            log.exception("message failed")
-            self.send(p.error("server", "服务器出错，动作未生效", "server error; nothing changed",
-                              id=getattr(msg, "id", None), v=v))
-
-    def moved(self, msg_id: str | None, v: int | None) -> None:
-        """This process does not (or no longer) serve the room: say so, then close with the reconnect code."""
-        exc = moved()
-        self.send(p.error(exc.code, exc.zh, exc.en, id=msg_id, v=v))
-        self.conn.close_code = p.RECONNECT
-        self.conn.push(None)
-
-    def dispatch(self, msg: p.ClientMessage) -> None:
-        """Forward a well-formed message."""
-        if isinstance(msg, p.Ping):
-            self.send(p.Pong())
-            return
-        if isinstance(msg, p.Hello):
-            self.hello(msg)
-            return
-        room = self.room
-        if room is None:
-            self.send(p.error("no_hello", "请先发送 hello", "send hello first"))
-            return
-        if not room.serving:
-            self.moved(getattr(msg, "id", None), room.version)
-            return
-        seat = self.conn.seat
-        if seat is not None and not room.holds(self.conn):
-            # the seat was left, taken over or given to a bot since this connection proved its token
-            room.evict(self.conn)
-            return
-        if isinstance(msg, p.Sync):
-            self.conn.push(p.encode(room.update_for(seat, msg.v, msg.p)))
-        elif isinstance(msg, p.Act):
-            if seat is None:
-                self.send(p.error("not_seated", "观众不能出牌", "spectators cannot act", id=msg.id, v=room.version))
-                return
-            t0 = time.perf_counter()
-            self.conn.cork()  # the seat's update and the ack: one write to the socket
-            try:
-                reply = room.act(seat, msg)
-                self.send(reply)
-            finally:
-                self.conn.uncork()
-            took = time.perf_counter() - t0
-            ACTION_SECONDS.observe(took)
-            if took >= SLOW or log.isEnabledFor(logging.DEBUG):
-                log.log(logging.WARNING if took >= SLOW else logging.DEBUG, "act", extra=ctx(
-                    "slow_act" if took >= SLOW else "act", room=room.code, seat=seat, kind=msg.action.__class__.__name__
-                    .lower(), v=msg.v, latency_ms=round(took * 1000, 2), result=_outcome(reply)))
-            if isinstance(reply, p.Error) and reply.code == "stale":
-                self.conn.push(p.encode(room.update_for(seat, msg.v)))
-        elif isinstance(msg, p.Command):
-            if msg.name not in p.COMMANDS:
-                self.send(p.error("bad_command", "没有这个命令", f"unknown command; one of {p.COMMANDS}",
-                                  id=msg.id, v=room.version))
-                return
-            reply = room.command(seat, msg)
-            self.send(reply)
-            level = COMMAND_LEVELS.get(msg.name, logging.DEBUG)
-            if log.isEnabledFor(level):  # nothing is built for a line that is not written
-                log.log(level, "command", extra=ctx("command", room=room.code, seat=seat, name=msg.name,
-                                                    result=_outcome(reply)))
-
-    def hello(self, msg: p.Hello) -> None:
-        if self.room is not None:
-            self.send(p.error("hello_twice", "已经连接了房间", "already joined a room on this connection"))
-            return
-        wait = self.limits.retry_after("lookup", self.address)
-        if wait > 0:
-            self.send(p.error("too_many", f"请求太频繁，请 {max(1, round(wait))} 秒后再试",
-                              f"too many room look-ups; retry after {max(1, round(wait))} s"))
-            return
-        if self.code is not None and self.code.strip().upper() != msg.room.strip().upper():
-            self.send(p.error("wrong_room", "连接地址和房号不一致", "hello names another room than the URL /ws/{code}"))
-            return
-        room = self.manager.get(msg.room)
-        if room is None:
-            self.send(p.error("no_room", "没有这个房间", "no such room"))
-            return
-        seat = None
-        if msg.token is not None:
-            seat = room.seat_of(msg.token)
-            if seat is None:
-                self.send(p.error("bad_token", "座位凭证无效（可能已离开房间）", "invalid seat token", v=room.version))
-                return
-            self.conn.holder = token_hash(msg.token)
-        self.room, self.conn.seat = room, seat
-        log.info("connected", extra=ctx("connected", room=room.code, seat=seat, spectator=seat is None))
-        self.send(p.Welcome(seat=seat, v=room.version))
-        room.conns.add(self.conn)
-        self.conn.push(p.encode(room.update_for(seat, msg.v, msg.p)))
-        if seat is not None:
-            room.seats[seat].online += 1
-            room.broadcast(room.version)
+__all__ = ["FLOOD_BURST", "FLOOD_RATE", "Session", "create_app"]

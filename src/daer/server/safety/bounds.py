@@ -68,6 +68,8 @@ class RoomConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     """Seconds a player has to act before 托管 (0: no timer)."""
     bot: Short = "heuristic"
     dealer_rule: Short = "winner"
+    watch: bool = True
+    """Spectators allowed (观战); the host may change it (``watch`` / ``nowatch``)."""
     pace: Short = "normal"
     """节奏: ``fast`` / ``normal`` / ``slow`` (:data:`PACES`), the bots' pace and the claim window's length."""
 

@@ -133,6 +133,13 @@ class Limits:
     """Seconds a playing room may go without any change before it expires (abandoned tables)."""
     sweep_every: float = 60.0
     """Seconds between expiry sweeps."""
+    vote_seconds: float = 60.0
+    """The dissolve vote's countdown: a seat that has not answered by then agrees."""
+    watch_delay: int = 4
+    """Public steps (draws, discards, claims, claim windows closed) spectators are shown behind the table."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Reverse proxies whose ``X-Forwarded-For`` names the client (addresses or networks; empty: none), for the
+    same-network warning (:mod:`daer.server.social.networks`)."""
     allowed_origins: tuple[str, ...] = ()
     """Origins allowed to open the socket and to POST (empty: the page's own origin, from the Host header)."""
     _buckets: dict[str, Buckets] = field(default_factory=dict, init=False, repr=False)

@@ -54,6 +54,16 @@ class Audience:
                 cache[c.seat] = frame_for(c.seat)
             c.push(cache[c.seat])
 
+    def watcher_names(self) -> list[str]:
+        """The names the room's spectators gave ("" for none), one per connection."""
+        return [c.name for c in self.conns if c.seat is None]
+
+    def close_watchers(self, zh: str, en: str) -> None:
+        """Tell every spectator why and close its socket."""
+        gone = [c for c in self.conns if c.seat is None]
+        self.conns.difference_update(gone)
+        self.tell_and_close(gone, zh, en)
+
     @staticmethod
     def tell_and_close(conns: Iterable[Conn], zh: str, en: str) -> None:
         """Send ``closed`` (Chinese first), then close once what is queued is sent."""

@@ -22,6 +22,8 @@ from daer.server.ops.logs import ctx
 from daer.server.ops.metrics import LEASE_RENEWALS, LEASE_SECONDS, LEASES_LOST
 from daer.server.safety.bounds import RoomConfig, RoomError, check_config
 from daer.server.safety.limits import address_key
+from daer.server.social.votes import VOTE_SECONDS
+from daer.server.social.watching import WATCH_DELAY
 from daer.server.table.dealing import PendingDeal
 from daer.server.table.match import EXPIRED, LIVE, Match
 from daer.server.table.port import DEFAULT_TTL, Elsewhere, LeaseLost, Leases, refused
@@ -44,8 +46,13 @@ class RoomManager:
     """The rooms this process serves (those whose lease it holds)."""
 
     def __init__(self, store: Store, *, bot_delay: float = 0.6, claim_window: float = 0.0,
-                 worker: str | None = None, lease_ttl: float = DEFAULT_TTL, sole: bool | None = None) -> None:
+                 worker: str | None = None, lease_ttl: float = DEFAULT_TTL, sole: bool | None = None,
+                 vote_seconds: float = VOTE_SECONDS, watch_delay: int = WATCH_DELAY) -> None:
         self.store = store
+        self.watch_delay = watch_delay
+        """Public steps spectators are shown behind (``daer serve --watch-delay``)."""
+        self.vote_seconds = vote_seconds
+        """The dissolve vote's countdown (``daer serve --vote-seconds``)."""
         self.bot_delay = bot_delay
         self.claim_window = claim_window
         self.rooms: dict[str, Room] = {}
@@ -130,7 +137,7 @@ class RoomManager:
         keep = owner is not None
         port = self.leases.port(code, epoch, 0, functools.partial(self.drop, code))
         match = Match(code=code, config=cfg, rules=rules, seats=[Seat(i) for i in range(n)], scores=[0] * n,
-                      pending=first)
+                      pending=first, vote_seconds=self.vote_seconds, watch_delay=self.watch_delay)
         room = Room(match, self.store, port, bot_delay=self.bot_delay, claim_window=self.claim_window,
                     creator=creator)
         token = secrets.token_urlsafe(18)
@@ -230,6 +237,8 @@ class RoomManager:
         try:
             room = room_from_row(row, self.store, self.bot_delay, port)
             room.claim_window = self.claim_window
+            room.match.vote_seconds = self.vote_seconds
+            room.match.watch_delay = self.watch_delay
         except (RoomError, msgspec.ValidationError, msgspec.DecodeError) as exc:
             # stored before today's bounds (e.g. a bot with no time cap): closed, never resumed
             log.warning("room %s no longer valid (%s); closing it", code, exc)

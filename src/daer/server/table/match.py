@@ -32,11 +32,16 @@ from daer.engine.views import View
 from daer.rules.model import Ruleset
 from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig, RoomError, pace_factor
+from daer.server.social import votes
+from daer.server.social.networks import shared
+from daer.server.social.votes import Vote
+from daer.server.social.watching import WATCH_DELAY, Delayed
 from daer.server.table.dealing import PendingDeal
 from daer.server.table.hints import waits_hint
 from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite, Send
 from daer.server.table.seating import Seat
 from daer.server.table.settling import work_of
+from daer.server.table.together import Together
 from daer.store import ActionRow
 
 LIVE = ("waiting", "playing", "between")
@@ -46,7 +51,7 @@ EXPIRED = "expired"
 
 
 @dataclass
-class Match:
+class Match(Together):
     """The match of one room: everything the table decides, nothing it does."""
 
     code: str
@@ -77,6 +82,21 @@ class Match:
     """Seats whose claim-window timer ran out: the 托管 bot answers for them, without the public 托管 badge."""
     opened: float = 0.0
     """When the last public step (which may open a claim window) was made."""
+    vote: Vote | None = None
+    """The last vote to dissolve the room (open, refused or passed); stored as ``rooms.vote``."""
+    proposed: dict[int, float] = field(default_factory=dict)
+    """Seat → when it last proposed a vote (at most once every :data:`~daer.server.social.votes.PROPOSE_EVERY`)."""
+    vote_seconds: float = votes.VOTE_SECONDS
+    """The vote's countdown (a server option)."""
+    watch_delay: int = WATCH_DELAY
+    """Public steps spectators are shown behind the table (a server option; :mod:`daer.server.social.watching`)."""
+    watch: Delayed = field(default_factory=Delayed, compare=False, repr=False)
+    shown: int | None = None
+    """The version of the last frame built for spectators (the next broadcast's ``since`` for them)."""
+    networks: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
+    """Seat → the network its person last connected from (memory only; :mod:`daer.server.social.networks`)."""
+    watchers: list[str] = field(default_factory=list)
+    """The spectators connected now, by the names they gave ("" for none): the room keeps it up to date."""
     hints: dict[int, tuple[tuple[int, ...], object, tuple[tuple[int, int], ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     """Each seat's last 叫牌 hint with the hand and melds it was found for (:meth:`waits_of`)."""
@@ -119,7 +139,10 @@ class Match:
             commit=(self.fair.commitment if self.status == "playing" and self.fair is not None
                     else self.pending.commitment if self.pending is not None else None),
             reveal=self.fair if self.state is not None and self.state.over else None,
-            work=work_of(self.rules, self.state),
+            work=work_of(self.rules, self.state), vote=self.vote_info(now), watchers=len(self.watchers),
+            watching=tuple(sorted(n for n in self.watchers if n)), watch=self.config.watch,
+            near=shared({s: n for s, n in self.networks.items() if self.seats[s].kind == "human"})
+            if self.status == "waiting" else (),
         )
 
     def update_for(self, seat: int | None, since: int | None, now: float, seen: int | None = None) -> p.Update:
@@ -130,6 +153,8 @@ class Match:
         st = self.state
         if st is None:
             return p.Update(v=self.version, since=since, full=True, events=(), view=None, room=self.info(seat, now))
+        if seat is None:
+            return self._watch_update(st, since, now)
         full = since is None or not self.hand_start <= since <= self.version
         start = 0
         if since is not None and not full:
@@ -168,6 +193,14 @@ class Match:
     def wake(self, now: float, bot_delay: float, claim_window: float) -> float | None:
         """Seconds until the server must act for this match (:meth:`due`, :meth:`run_out`, a bot's move), or
         None when it waits for the people: the timers to set, as data."""
+        wait = self._wake(now, bot_delay, claim_window)
+        v = self.vote
+        if v is None or not v.open or self.status not in LIVE:
+            return wait
+        left = 0.0 if not v.asked(self.people()) else max(0.0, v.ends - now)
+        return left if wait is None else min(wait, left)
+
+    def _wake(self, now: float, bot_delay: float, claim_window: float) -> float | None:
         pace = pace_factor(self.config)  # the room's 节奏 stretches the bot delay and the claim window alike
         if self.status == "playing" and self.state is not None:
             if self.state.window_complete():  # held at least claim_window after it opened
@@ -247,6 +280,7 @@ class Match:
         self.standin.discard(seat)
         if not private:
             self.version += 1
+        self.watch.record(self.version, action)
         changed = []
         if resume and not private and self.seats[seat].auto:  # a private choice changes no public badge
             self.seats[seat].auto = False
@@ -281,6 +315,7 @@ class Match:
         since = self.version
         st.close_window()
         self.version += 1
+        self.watch.record(self.version, None)
         out = Outcome(timers=True)
         if st.over:  # a 胡 on the card: book the hand (the 胡 itself is stored already)
             points, room = self._book(st)
@@ -375,6 +410,7 @@ class Match:
         if name == "leave":
             s = self.seats[seat]
             s.token_hash = None
+            self.networks.pop(seat, None)
             if self.status == "waiting":
                 s.kind, s.name = "empty", ""
             else:
@@ -384,13 +420,20 @@ class Match:
             out.timers = True
             return out
         if name == "dissolve":
+            if self.status != "waiting":  # the match has started: the table votes
+                return self._propose(seat, msg, now)
             if seat != self.host:
-                return Outcome(reply=p.error("not_host", "只有房主可以解散房间", "only the host can dissolve the room",
+                return Outcome(reply=p.error("not_host", "开局前只有房主可以解散房间",
+                                             "before the first deal only the host can dissolve the room",
                                              id=msg.id, v=self.version))
             self.status = "dissolved"
             self.version += 1
             return Outcome(writes=[RoomWrite({"status": self.status, "version": self.version})],
                            closed=("房主解散了房间", "the host dissolved the room"))
+        if name in ("agree", "refuse"):
+            return self._answer(seat, msg, now, agree=name == "agree")
+        if name in ("watch", "nowatch"):
+            return self._set_watch(seat, msg, allow=name == "watch")
         raise RoomError("bad_command", "没有这个命令", f"unknown command; one of {p.COMMANDS}")
 
     def _entropy(self, seat: int, msg: p.Command) -> dict[str, Any]:
@@ -442,12 +485,16 @@ class Match:
         self.state = st
         self.hand_start = start_version
         self.marks = [(start_version, len(st.log), None)]
+        self.watch.reset(st)
         self.legal, self.epoch, self.deadlines = {}, {}, {}
         self.standin = set()
 
     def due(self, now: float) -> Outcome | None:
         """The step the server owes the match now, if any: the next deal (between hands) or the close of a
-        complete claim window."""
+        complete claim window; a vote whose countdown ran out (silence agrees) or that has nobody left to ask."""
+        v = self.vote
+        if v is not None and v.open and self.status in LIVE and (now >= v.ends or not v.asked(self.people())):
+            return self._dissolved()
         if self.status == "between":
             return self.deal(now)
         if self.status == "playing" and self.state is not None and self.state.window_complete():
@@ -496,7 +543,10 @@ class Match:
             public = st.phase != "claim"
             top = version - 1 if public else version
             self.marks += [(top - len(closed) + 1 + i, n, None) for i, n in enumerate(closed)]
+            for i in range(len(closed)):
+                self.watch.record(top - len(closed) + 1 + i, None)
             st.apply(action)
+            self.watch.record(version, action)
             self.marks.append((version, len(st.log), None if public else seat))
         last = max((v for v, _, _ in self.marks), default=start_version)
         # a dissolved or expired room's hand stays as it was stopped; a hand that ended (between hands, or the
@@ -505,6 +555,7 @@ class Match:
         while live and st.window_complete():  # closed before the restart, or due: a restart does not wait for it
             st.close_window()
             last += 1
+            self.watch.record(last, None)
             self.marks.append((last, len(st.log), None))
         stored = self.version
         self.version = max(self.version, last)

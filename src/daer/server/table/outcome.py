@@ -93,6 +93,8 @@ class Outcome:
     """A hand ended and was booked (logged by the room)."""
     action: int | None = None
     """The seat whose action was accepted (counted by the room)."""
+    unwatch: bool = False
+    """The host forbade watching: every spectator's socket is told and closed."""
 
     @property
     def changed(self) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -25,7 +26,9 @@ from daer.server import protocol as p
 from daer.server.ops.logs import ctx
 from daer.server.ops.metrics import ACTIONS_BY
 from daer.server.safety.bounds import RoomConfig, RoomError, bot_for, check_config
-from daer.server.safety.limits import address_key
+from daer.server.safety.limits import Buckets, Rate, address_key
+from daer.server.social import votes
+from daer.server.social.phrases import SAY_BURST, SAY_PER_MINUTE, SAYABLE
 from daer.server.table import clock
 from daer.server.table.audience import Audience
 from daer.server.table.dealing import PendingDeal, fairness_of
@@ -85,6 +88,8 @@ class Room:
         """Address that created the room (in memory only: for the per-address cap of live rooms)."""
         self.replies = ReplyBook(store, match.code, port)
         self.audience = Audience()
+        self.chatter = Buckets(Rate(SAY_PER_MINUTE, SAY_BURST))
+        """Each seat's quick phrases (a token bucket by seat, in memory)."""
         self.serving = True
         """False once this process stopped serving the room (lease lost, handed over, drained)."""
         self.bots: dict[int, Bot] = {}
@@ -211,6 +216,9 @@ class Room:
         self._log(out)
         for s in out.sends:
             self.broadcast(s.since, only=s.only, seen=s.seen)
+        if out.unwatch:
+            self.audience.close_watchers("房主不允许观战", "the host does not allow watching")
+            self.watchers_changed(send=True)
         if out.closed is not None:
             if self.handle is not None:
                 self.handle.cancel()
@@ -261,6 +269,10 @@ class Room:
             return
         self.port.version = row.version
         fresh = room_from_row(row, self.store, self.bot_delay, self.port)
+        fresh.match.vote_seconds = self.match.vote_seconds
+        fresh.match.watch_delay = self.match.watch_delay
+        fresh.match.watchers = self.match.watchers
+        fresh.match.networks = self.match.networks
         self.match, self.replies = fresh.match, fresh.replies
         if self.on_status is not None:
             self.told = self.match.status
@@ -342,7 +354,14 @@ class Room:
         self.touched = now = time.monotonic()
         self.evict_stale()
         m = self.match
-        self.audience.send(lambda seat: p.encode(m.update_for(seat, since, now, seen if seat == only else None)), only)
+        self.audience.send(lambda seat: p.encode(m.update_for(seat, since if seat is not None else m.shown, now,
+                                                              seen if seat == only else None)), only)
+
+    def watchers_changed(self, *, send: bool) -> None:
+        """A spectator came or went: the table is told how many watch, and their names (no new version)."""
+        self.match.watchers = self.audience.watcher_names()
+        if send:
+            self.broadcast(self.version)
 
     def act(self, seat: int, msg: p.Act) -> p.ServerMessage:
         """A player's action: ack, or an error that changes nothing (a repeated id gets the same answer)."""
@@ -360,6 +379,23 @@ class Room:
         if known is not None:
             return known
         return self.answer(seat, msg.id, self.match.command(seat, msg, time.monotonic()))
+
+    def say(self, seat: int | None, msg: p.Say) -> p.ServerMessage:
+        """A quick phrase or emote from ``seat`` to everyone in the room (a seat's, at most
+        :data:`~daer.server.social.phrases.SAY_PER_MINUTE` a minute); spectators cannot send them."""
+        if seat is None:
+            return p.error("not_seated", "观众不能发快捷语", "spectators cannot send phrases", id=msg.id,
+                           v=self.version)
+        if msg.what not in SAYABLE:
+            return p.error("bad_phrase", "没有这句快捷语", "no such phrase or emote", id=msg.id, v=self.version)
+        wait = self.chatter.take(str(seat))
+        if wait > 0:
+            secs = max(1, math.ceil(wait))
+            return p.error("too_fast", f"快捷语发得太快了，请 {secs} 秒后再试", f"too many phrases; wait {secs} s",
+                           id=msg.id, v=self.version)
+        frame = p.encode(p.Said(seat=seat, what=msg.what))
+        self.audience.send(lambda _seat: frame)
+        return p.Ack(id=msg.id, v=self.version)
 
     # -- the server's own moves (daer.server.table.clock) ------------------------------------------------------
     def bot(self, seat: int) -> Bot:
@@ -408,6 +444,7 @@ def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) 
                   hands_played=row.hands_played, status=row.status, version=row.version,
                   ready=set(msgspec.json.decode(row.ready or "[]", type=list[int])),
                   pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
+    match.vote, match.proposed = votes.load(row.vote)
     room = Room(match, store, port, bot_delay=bot_delay)
     if match.pending is None and match.status in ("waiting", "between"):  # stored before verifiable deals
         match.pending = PendingDeal.fresh(len(match.seats))

@@ -40,6 +40,8 @@ class Conn:
         self.seat = seat
         self.holder: str | None = None
         """Hash of the token this connection proved at ``hello`` (None: a spectator)."""
+        self.name = ""
+        """A spectator's name (its ``hello``), shown to the table."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
         self.overflow = False
         self.gate = gate

@@ -9,8 +9,8 @@
 Only adds tables: rooms, seats and hands stored before are untouched (their seats belong to no player).
 Idempotent like 0002: a table already there is left alone.
 
-Revision ID: 0007_players
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_players"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
