@@ -23,7 +23,7 @@ from typing import Any
 from daer.server import protocol as p
 from daer.server.ops.metrics import ACTIONS_BY
 from daer.server.safety.bounds import RoomConfig
-from daer.server.table.manager import RoomManager
+from daer.server.serving.manager import RoomManager
 from daer.server.table.seating import Conn, token_hash
 from daer.store import Store
 

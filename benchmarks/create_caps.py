@@ -12,7 +12,7 @@ import tempfile
 import time
 
 from daer.server.safety.bounds import RoomConfig
-from daer.server.table.manager import RoomManager
+from daer.server.serving.manager import RoomManager
 from daer.store import Store
 
 

@@ -36,6 +36,7 @@ SERVER_LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for l
     "safety",
     "social",
     "table players",
+    "serving",
     "http",
 ))
 """The sub-packages of :mod:`daer.server`, bottom first (its ``__init__`` only names the app, lazily)."""

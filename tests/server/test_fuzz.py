@@ -40,8 +40,11 @@ def messages(code: str) -> st.SearchStrategy[str | bytes]:
     valid = st.one_of(
         st.fixed_dictionaries({"t": st.just("act"), "id": IDS, "v": WILD_INT, "action": ACTION}),
         st.fixed_dictionaries({"t": st.just("cmd"), "id": IDS,
-                               "name": st.sampled_from(["start", "next", "resume", "fly", "START", ""])},
+                               "name": st.sampled_from(["start", "next", "resume", "fly", "START", "", "dissolve",
+                                                        "agree", "refuse", "watch", "nowatch", "leave"])},
                               optional={"v": WILD_INT}),
+        st.fixed_dictionaries({"t": st.just("say"), "id": IDS,
+                               "what": st.one_of(st.sampled_from(["p0", "s3", "e1", "x" * 40, ""]), JSON)}),
         st.fixed_dictionaries({"t": st.just("sync")}, optional={"v": st.one_of(st.none(), WILD_INT)}),
         st.fixed_dictionaries({"t": st.just("hello"), "room": st.one_of(st.just(code), st.text(max_size=20))},
                               optional={"token": st.one_of(st.none(), st.text(max_size=70)), "v": WILD_INT}),

@@ -36,8 +36,8 @@ from daer.engine import Action, GameState, new_hand
 from daer.rules import find_rules, preset_names
 from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig
+from daer.server.serving.manager import RoomManager
 from daer.server.table.dealing import PendingDeal
-from daer.server.table.manager import RoomManager
 from daer.server.table.seating import Conn, token_hash
 from daer.store import Store
 

@@ -15,8 +15,8 @@ from sqlalchemy import text
 
 from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig, RoomError
+from daer.server.serving.manager import RoomManager
 from daer.server.table.audience import Audience
-from daer.server.table.manager import RoomManager
 from daer.server.table.seating import Conn, Seat
 from daer.store import Store
 from daer.store.leases import LeaseLost, expire_unclaimed, holder
@@ -257,7 +257,7 @@ def test_renewals_and_lost_leases_are_counted_in_the_metrics(db_url: str) -> Non
     """``daer_lease_renewals_total{result}`` counts each renewal (a failed one too, which before showed only in
     the log) and ``daer_leases_lost_total`` each room dropped because its lease was taken over."""
     from daer.server.ops.metrics import REGISTRY  # noqa: PLC0415
-    from daer.server.table.manager import keep_leases_forever  # noqa: PLC0415
+    from daer.server.serving.manager import keep_leases_forever  # noqa: PLC0415
 
     def count(name: str, **labels: str) -> float:
         return REGISTRY.get_sample_value(name, labels) or 0.0
@@ -301,7 +301,7 @@ def test_a_survivor_takes_a_dead_workers_rooms_over_one_per_turn_of_the_loop(db_
     """Each take-over is a lease, a load and a replay on the loop; a survivor adopting a killed worker's rooms
     must let its own rooms' callbacks run between two of them (before, up to 100 were taken in one callback:
     the loop stood still for all of them)."""
-    from daer.server.table.manager import adopt_orphans  # noqa: PLC0415
+    from daer.server.serving.manager import adopt_orphans  # noqa: PLC0415
 
     a, b = _workers(db_url)
     codes = [a.create(RoomConfig(timer=0), "A")[0].code for _ in range(5)]
@@ -337,7 +337,7 @@ def test_the_sweep_of_rooms_nobody_joined_runs_off_the_event_loop(tmp_path: Path
     """``expire_unclaimed`` is one UPDATE over the whole rooms table (which only grows), every sweep: it must
     not hold the loop — it runs in a worker thread (it ran on the loop before)."""
     from daer.server.safety.limits import Limits  # noqa: PLC0415
-    from daer.server.table.expiry import sweep_forever  # noqa: PLC0415
+    from daer.server.serving.expiry import sweep_forever  # noqa: PLC0415
 
     m = RoomManager(Store(f"sqlite:///{tmp_path / 'd.db'}"), bot_delay=0.0, worker="a", sole=False)
     threads: list[threading.Thread] = []

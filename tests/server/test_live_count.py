@@ -12,8 +12,8 @@ import pytest
 
 from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig
-from daer.server.table.expiry import sweep
-from daer.server.table.manager import RoomManager
+from daer.server.serving.expiry import sweep
+from daer.server.serving.manager import RoomManager
 from daer.store import Store
 
 ADDRESSES = ("10.0.0.1", "10.0.0.2", "10.0.0.3")

@@ -186,7 +186,7 @@ def test_a_room_moving_between_workers_is_logged_with_its_code(db_url: str, capl
     from sqlalchemy import text  # noqa: PLC0415
 
     from daer.server.safety.bounds import RoomConfig  # noqa: PLC0415
-    from daer.server.table.manager import RoomManager  # noqa: PLC0415
+    from daer.server.serving.manager import RoomManager  # noqa: PLC0415
     from daer.store import Store  # noqa: PLC0415
 
     a, b = (RoomManager(Store(db_url), bot_delay=0.0, worker=w, lease_ttl=30.0, sole=False) for w in "ab")

@@ -13,8 +13,8 @@ from serving import Server, get, post
 
 from daer.server.safety import bounds
 from daer.server.safety.bounds import RoomConfig
+from daer.server.serving.manager import RoomManager
 from daer.server.table.dealing import PendingDeal
-from daer.server.table.manager import RoomManager
 from daer.store import Store
 
 

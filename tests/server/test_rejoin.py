@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from daer.server import create_app
 from daer.server.safety.bounds import RoomConfig, RoomError
 from daer.server.safety.limits import Limits, Rate, address_key
-from daer.server.table.manager import RoomManager
+from daer.server.serving.manager import RoomManager
 from daer.server.table.rooms import request_key
 from daer.server.table.seating import token_hash
 from daer.store import Store

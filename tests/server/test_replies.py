@@ -64,7 +64,7 @@ def test_a_new_id_costs_no_read_of_the_store(tmp_path: Path) -> None:
 
 def test_a_room_just_created_reads_nothing_to_answer_and_bounds_its_answers_all_the_same(tmp_path: Path) -> None:
     from daer.server.safety.bounds import RoomConfig  # noqa: PLC0415
-    from daer.server.table.manager import RoomManager  # noqa: PLC0415
+    from daer.server.serving.manager import RoomManager  # noqa: PLC0415
 
     store = Store(f"sqlite:///{tmp_path / 'r.db'}")
     room, seat, _token = RoomManager(store).create(RoomConfig(timer=0), "A")

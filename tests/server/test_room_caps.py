@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from daer.server import create_app
 from daer.server.safety.bounds import RoomConfig, RoomError
 from daer.server.safety.limits import Limits, Rate
-from daer.server.table.manager import RoomManager
+from daer.server.serving.manager import RoomManager
 from daer.store import Store
 
 HIGH = Rate(100000, 100000)

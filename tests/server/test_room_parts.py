@@ -15,8 +15,8 @@ from daer.rules.model import Ruleset
 from daer.server import protocol as p
 from daer.server.safety import bounds
 from daer.server.safety.bounds import RoomConfig
+from daer.server.serving.manager import RoomManager
 from daer.server.table import rooms
-from daer.server.table.manager import RoomManager
 from daer.server.table.rooms import Room
 from daer.store import Store
 

@@ -16,8 +16,8 @@ import pytest
 from daer.server import protocol as p
 from daer.server.ops.metrics import STEP_LATE
 from daer.server.safety.bounds import RoomConfig
+from daer.server.serving.manager import RoomManager
 from daer.server.table import clock
-from daer.server.table.manager import RoomManager
 from daer.server.table.rooms import Room
 from daer.store import Store
 

@@ -17,9 +17,9 @@ from daer.engine import new_hand
 from daer.rules import find_rules
 from daer.server.safety import bounds
 from daer.server.safety.bounds import RoomConfig, bot_for
+from daer.server.serving.manager import RoomManager
 from daer.server.table import thinking
 from daer.server.table.dealing import PendingDeal
-from daer.server.table.manager import RoomManager
 from daer.store import Store
 
 LONG_HAND = "ab" * 32

@@ -13,8 +13,8 @@ from test_match import fingerprint, new_match
 
 from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig
+from daer.server.serving.manager import RoomManager
 from daer.server.social import votes
-from daer.server.table.manager import RoomManager
 from daer.server.table.match import Match
 from daer.server.table.seating import token_hash
 from daer.store import Store

@@ -21,8 +21,8 @@ from daer.engine import Action, GameState
 from daer.rules import find_rules
 from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig
+from daer.server.serving.manager import RoomManager
 from daer.server.social.watching import WATCH_DELAY
-from daer.server.table.manager import RoomManager
 from daer.server.table.seating import Conn
 from daer.store import Store
 

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from daer.server.safety.bounds import RoomConfig
-from daer.server.table.manager import RoomManager
+from daer.server.serving.manager import RoomManager
 from daer.server.table.seating import Conn
 from daer.store import ReplyRow, Store
 from daer.store.leases import Fence

@@ -4,7 +4,10 @@ The server is laid out by concept, each sub-package saying what it owns and what
 depend only downward (``tests/test_layers.py`` keeps them so):
 
 - :mod:`daer.server.http` — the HTTP and WebSocket surface (the app, the calculator's API, the page);
-- :mod:`daer.server.table` — a room, its match, clock, seats and audiences, and the rooms one process serves;
+- :mod:`daer.server.serving` — the rooms one process serves: creating, finding, restoring, handing over, expiry;
+- :mod:`daer.server.table` — a room, its match, clock, seats and audiences;
+- :mod:`daer.server.social` — what friends do at a table besides playing: the dissolve vote, quick phrases, the
+  same-network warning, spectators one turn behind;
 - :mod:`daer.server.safety` — bounds, limits and guards;
 - :mod:`daer.server.ops` — metrics, logs and the collector;
 - :mod:`daer.server.players` — who a person is: the player cookie, 我的, second devices, passkeys (beside the

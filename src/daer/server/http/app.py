@@ -45,11 +45,11 @@ from daer.server.players.routes import player_routes
 from daer.server.safety.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
 from daer.server.safety.guard import Guard
 from daer.server.safety.limits import Limits, address_of
+from daer.server.serving.expiry import sweep_forever
+from daer.server.serving.manager import RoomManager, keep_leases_forever, too_many_rooms
 from daer.server.social.networks import client_address, network_of, parse_proxies
 from daer.server.social.phrases import phrases_info
 from daer.server.table.dealing import fairness_of
-from daer.server.table.expiry import sweep_forever
-from daer.server.table.manager import RoomManager, keep_leases_forever, too_many_rooms
 from daer.server.table.port import DEFAULT_TTL, LeaseLost
 from daer.server.table.rooms import Room, action_codec, moved, request_key
 from daer.store import Store

@@ -16,7 +16,7 @@ from daer.server.ops.logs import COMMAND_LEVELS, SLOW, ctx
 from daer.server.ops.metrics import ACTION_SECONDS
 from daer.server.safety.bounds import RoomError
 from daer.server.safety.limits import Limits
-from daer.server.table.manager import RoomManager
+from daer.server.serving.manager import RoomManager
 from daer.server.table.port import LeaseLost
 from daer.server.table.rooms import Room, moved
 from daer.server.table.seating import Conn, token_hash

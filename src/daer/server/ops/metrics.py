@@ -67,7 +67,7 @@ class ServedRoom(Protocol):
 
 class ServedRooms(Protocol):
     """What the operations endpoints read of the rooms one process serves (a
-    :class:`daer.server.table.manager.RoomManager`): handed in by :meth:`Ops.started`, never imported."""
+    :class:`daer.server.serving.manager.RoomManager`): handed in by :meth:`Ops.started`, never imported."""
 
     @property
     def rooms(self) -> Mapping[str, ServedRoom]: ...

@@ -10,7 +10,7 @@ import logging
 import time
 
 from daer.server.safety.limits import Limits
-from daer.server.table.manager import RoomManager
+from daer.server.serving.manager import RoomManager
 from daer.server.table.match import LIVE
 from daer.server.table.port import LeaseLost
 
