@@ -64,9 +64,15 @@ def test_watchers_are_shown_the_host_forbids_and_a_spectator_sees_the_table_late
         host.wait_for_selector("#watchers:has-text('1')")
         assert "小红" in (host.get_attribute("#watchers", "aria-label") or "")
         checked = 0
-        for _ in range(40):  # the host's turns: every time it thinks, the spectator is 4 steps behind
-            if checked >= 3 or host.locator("#settlement").count():
+        mark = 0  # the spectator's frames of the hand under way start here
+        for _ in range(160):  # the host's turns: every time it thinks, the spectator is 4 steps behind
+            if checked >= 3:
                 break
+            if host.locator("#settlement").count():  # a bot won (or 黄) before enough turns: play the next hand
+                mark = len(spect_frames)
+                host.click("#settlement #next")
+                host.wait_for_selector("#settlement", state="detached")
+                continue
             host.wait_for_selector("#hand .card.ok, #actions button[data-action]:not([disabled]), #settlement")
             host.wait_for_timeout(400)  # the bots have moved; the room waits for the host
             if host.locator("#actions button[data-action]:not([disabled])").count():
@@ -74,7 +80,7 @@ def test_watchers_are_shown_the_host_forbids_and_a_spectator_sees_the_table_late
                 continue
             if not host.locator("#hand .card.ok").count():
                 continue
-            playing = [f for f in spect_frames if f["view"] and f["view"]["phase"] != "over"]
+            playing = [f for f in spect_frames[mark:] if f["view"] and f["view"]["phase"] != "over"]
             if playing and host_frames[-1]["view"]["phase"] != "over":
                 live = host_frames[-1]["v"]
                 start = min(f["v"] for f in playing)
