@@ -4,6 +4,8 @@ the player tables to a database with rooms in it, and goes back."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from typing import Any
 
@@ -13,7 +15,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import Connection, create_engine, inspect, text
 
 from daer.engine import new_hand
 from daer.rules import find_rules
@@ -33,8 +35,22 @@ HEAD = ScriptDirectory.from_config(_config()).get_current_head()
 """The newest revision (the chain's one head)."""
 
 
-def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(db_url: str) -> None:
+@contextmanager
+def _migrated(db_url: str, revision: str, *, down: bool = False) -> Iterator[Connection]:
+    """A connection to the database upgraded (or, with ``down``, downgraded) to ``revision`` only, in one
+    transaction: a test fills it as a server of that schema would have, before the next revisions run."""
     engine = create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            cfg = _config()
+            cfg.attributes["connection"] = conn
+            (command.downgrade if down else command.upgrade)(cfg, revision)
+            yield conn
+    finally:
+        engine.dispose()
+
+
+def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(db_url: str) -> None:
     st = new_hand(find_rules(), seed=7)
     acts = []
     for i in range(3):
@@ -43,10 +59,7 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
         st.apply(action)
         acts.append({"hand_id": 1, "idx": i, "version": 2 + i, "seat": seat, "client_id": f"id-{i}",
                      "payload": msgspec.json.encode(action).decode()})
-    with engine.begin() as conn:
-        cfg = _config()
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0001")
+    with _migrated(db_url, "0001") as conn:
         conn.execute(text("INSERT INTO rooms (code, created_at, config, status, version, scores, dealer, hands_played)"
                           " VALUES ('OLD01', 0, '{\"timer\": 0}', 'playing', 4, '[0,0,0,0]', 0, 0)"))
         for s in range(4):
@@ -58,7 +71,6 @@ def test_a_0001_database_upgrades_in_place_and_migrating_again_changes_nothing(d
         for a in acts:
             conn.execute(text("INSERT INTO actions (hand_id, idx, version, seat, client_id, payload) "
                               "VALUES (:hand_id, :idx, :version, :seat, :client_id, :payload)"), a)
-    engine.dispose()
 
     store = Store(db_url)  # upgrades to head
     for a in acts:
@@ -116,11 +128,7 @@ def test_0003_sets_duplicate_hands_aside_and_keeps_the_record_that_got_furthest(
     (room_code, number)) must still succeed; it keeps the finished hand over an unfinished one, the longer record
     over the shorter, then the later written, and moves the others with their actions to hands_dropped /
     actions_dropped."""
-    engine = create_engine(db_url)
-    with engine.begin() as conn:
-        cfg = _config()
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0002")
+    with _migrated(db_url, "0002") as conn:
         conn.execute(text("INSERT INTO rooms (code, created_at, config, status, version, scores, dealer, hands_played)"
                           " VALUES ('DUP01', 0, '{\"timer\": 0, \"hands\": 4}', 'playing', 40, '[0,0,0,0]', 0, 2)"))
         for s in range(4):
@@ -134,7 +142,6 @@ def test_0003_sets_duplicate_hands_aside_and_keeps_the_record_that_got_furthest(
         _hand(conn, 6, 3, 16, n_actions=3, finished=False, version=20)  # the last written is kept
         kept = _hand(conn, 7, 3, 17, n_actions=3, finished=False, version=20)
         conn.execute(text("UPDATE rooms SET version = 23 WHERE code = 'DUP01'"))
-    engine.dispose()
 
     store = Store(db_url)  # upgrades to head: refused before (the unique index met the duplicates)
     with store.engine.connect() as conn:
@@ -165,12 +172,8 @@ def test_0005_keeps_one_room_per_create_request_and_refuses_a_second(db_url: str
     """Two workers made a room each for one create request before 0005: the upgrade (a unique index on the
     create keys) must still succeed; the key stays with the room created first (a repeat finds it), the other
     room keeps its seats, and from then on a second room for the key is refused whole."""
-    engine = create_engine(db_url)
     key = "create:" + "a" * 40
-    with engine.begin() as conn:
-        cfg = _config()
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0004")
+    with _migrated(db_url, "0004") as conn:
         for code, created in (("LATE1", 20.0), ("EARLY", 10.0)):
             conn.execute(text("INSERT INTO rooms (code, created_at, config, status, version, scores, dealer, "
                               "hands_played, creator) VALUES (:c, :t, '{\"timer\": 0}', 'waiting', 0, '[0,0,0,0]', "
@@ -180,7 +183,6 @@ def test_0005_keeps_one_room_per_create_request_and_refuses_a_second(db_url: str
                          {"c": code, "k": key, "f": False})
             conn.execute(text("INSERT INTO replies (room_code, seat, client_id, reply, refused) "  # a join key: per
                               "VALUES (:c, -1, 'join:x', '{}', :f)"), {"c": code, "f": False})  # room, not unique
-    engine.dispose()
 
     store = Store(db_url)
     with store.engine.connect() as conn:
@@ -199,18 +201,13 @@ def test_0007_adds_the_player_tables_to_a_0006_database_with_rooms_in_it_and_goe
     """A database at 0006 (the schema before players) holding a room and its seats upgrades to the player
     tables: the old room loads, its seats belong to nobody, a player can take one of them; the downgrade drops the
     tables and leaves the rooms; upgrading again works."""
-    engine = create_engine(db_url)
-    with engine.begin() as conn:
-        cfg = _config()
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0006")
+    with _migrated(db_url, "0006") as conn:
         conn.execute(text("INSERT INTO rooms (code, created_at, config, status, version, scores, dealer, hands_played,"
                           " creator) VALUES ('OLD07', 0, '{\"timer\": 0}', 'waiting', 1, '[0,0,0,0]', 0, 0, 'me')"))
         for s in range(4):
             conn.execute(text("INSERT INTO seats (room_code, seat, kind, name, token_hash, auto) "
                               "VALUES ('OLD07', :s, :k, :n, NULL, :f)"),
                          {"s": s, "k": "human" if s == 0 else "empty", "n": "老王" if s == 0 else "", "f": False})
-    engine.dispose()
 
     store = Store(db_url)
     with store.engine.connect() as conn:
@@ -229,14 +226,9 @@ def test_0007_adds_the_player_tables_to_a_0006_database_with_rooms_in_it_and_goe
                                       "name": "老王"}]
     store.close()
 
-    engine = create_engine(db_url)
-    with engine.begin() as conn:
-        cfg = _config()
-        cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0006")
+    with _migrated(db_url, "0006", down=True) as conn:
         assert "players" not in set(inspect(conn).get_table_names())
         assert conn.execute(text("SELECT count(*) FROM seats WHERE room_code = 'OLD07'")).scalar() == 4
-    engine.dispose()
     again = Store(db_url)
     with again.engine.connect() as conn:
         assert MigrationContext.configure(conn).get_current_revision() == HEAD

@@ -14,7 +14,7 @@ import hashlib
 import secrets
 import unicodedata
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 from starlette.requests import Request
@@ -61,7 +61,10 @@ def no_player() -> JSONResponse:
                "not signed in (taking a seat makes a player)")
 
 
-async def json_body(request: Request, kind: type[msgspec.Struct]) -> object:
+Body = TypeVar("Body", bound=msgspec.Struct)
+
+
+async def json_body(request: Request, kind: type[Body]) -> Body | Response:
     """The request's body as ``kind`` (bounded, unknown fields refused), or a 400/413 answer."""
     raw = b""
     async for chunk in request.stream():
@@ -114,6 +117,15 @@ class Players:
         """The cookie's secret, if it has the shape of one."""
         secret = request.cookies.get(COOKIE)
         return secret if secret and len(secret) <= MAX_SECRET else None
+
+    def asking(self, request: Request, limits: Limits) -> PlayerRow | JSONResponse:
+        """The live player of a request to a signed-in endpoint (counted in the ``me`` bucket), or the 429 / 401
+        answer to give instead."""
+        refused = limits.check("me", request)
+        if refused is not None:
+            return refused
+        player = self.current(request)
+        return no_player() if player is None else player
 
     def current(self, request: Request) -> PlayerRow | None:
         """The live player the request's cookie signs in (None: a stranger, signed out, or deleted)."""

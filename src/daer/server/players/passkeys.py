@@ -30,7 +30,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from daer.server.players.identity import Players, err, json_body, no_player, secret_hash
+from daer.server.players.identity import Players, err, json_body, secret_hash
 from daer.server.safety.limits import Limits
 
 CHALLENGE_TTL = 300.0
@@ -69,13 +69,18 @@ def _options(options: Any) -> Response:
 def passkey_routes(players: Players, limits: Limits) -> list[Route]:
     """``/api/me/passkeys/{begin,finish}`` (signed in) and ``/api/passkeys/{begin,finish}`` (signing in)."""
 
+    def live_challenge(kind: str, client_data_json: bytes, player_id: int | None = None) -> bytes | None:
+        """The challenge a credential answers, when it is a live one of ``kind`` (and of ``player_id``): spent
+        here, so a challenge works once; None otherwise."""
+        challenge = parse_client_data_json(client_data_json).challenge
+        if players.db.take_token(kind, secret_hash(bytes_to_base64url(challenge)), player_id) is False:
+            return None
+        return challenge
+
     async def register_begin(request: Request) -> Response:
-        refused = limits.check("me", request)
-        if refused is not None:
-            return refused
-        player = players.current(request)
-        if player is None:
-            return no_player()
+        player = players.asking(request, limits)
+        if isinstance(player, JSONResponse):
+            return player
         have = players.db.passkeys_of(player.id)
         if len(have) >= MAX_PASSKEYS:
             return err(409, "too_many_passkeys", f"最多 {MAX_PASSKEYS} 个通行密钥", f"at most {MAX_PASSKEYS} passkeys")
@@ -92,21 +97,17 @@ def passkey_routes(players: Players, limits: Limits) -> list[Route]:
         return _options(options)
 
     async def register_finish(request: Request) -> Response:
-        refused = limits.check("me", request)
-        if refused is not None:
-            return refused
-        player = players.current(request)
-        if player is None:
-            return no_player()
+        player = players.asking(request, limits)
+        if isinstance(player, JSONResponse):
+            return player
         body = await json_body(request, CredentialBody)
         if isinstance(body, Response):
             return body
-        assert isinstance(body, CredentialBody)
         origin, rp_id = _origin(request)
         try:
             cred = parse_registration_credential_json(body.credential)
-            challenge = parse_client_data_json(cred.response.client_data_json).challenge
-            if players.db.take_token("passkey_new", secret_hash(bytes_to_base64url(challenge)), player.id) is False:
+            challenge = live_challenge("passkey_new", cred.response.client_data_json, player.id)
+            if challenge is None:
                 return _refused()
             done = webauthn.verify_registration_response(credential=cred, expected_challenge=challenge,
                                                          expected_rp_id=rp_id, expected_origin=origin)
@@ -136,12 +137,11 @@ def passkey_routes(players: Players, limits: Limits) -> list[Route]:
         body = await json_body(request, CredentialBody)
         if isinstance(body, Response):
             return body
-        assert isinstance(body, CredentialBody)
         origin, rp_id = _origin(request)
         try:
             cred = parse_authentication_credential_json(body.credential)
-            challenge = parse_client_data_json(cred.response.client_data_json).challenge
-            if players.db.take_token("passkey_in", secret_hash(bytes_to_base64url(challenge))) is False:
+            challenge = live_challenge("passkey_in", cred.response.client_data_json)
+            if challenge is None:
                 return _refused()
             key = players.db.passkey(bytes_to_base64url(cred.raw_id))
             if key is None:

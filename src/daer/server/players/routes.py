@@ -26,7 +26,6 @@ from daer.server.players.identity import (
     err,
     json_body,
     new_secret,
-    no_player,
     secret_hash,
 )
 from daer.server.players.passkeys import passkey_routes
@@ -68,11 +67,7 @@ def player_routes(players: Players, limits: Limits, on_delete: Callable[[list[tu
     """The routes; ``on_delete`` gets the seats a deleted player's name left (live rooms rename them too)."""
 
     def asking(request: Request) -> PlayerRow | JSONResponse:
-        refused = limits.check("me", request)
-        if refused is not None:
-            return refused
-        player = players.current(request)
-        return no_player() if player is None else player
+        return players.asking(request, limits)
 
     async def page(_request: Request) -> Response:
         return FileResponse(str(resources.files("daer") / "web" / "me.html"))
@@ -90,7 +85,6 @@ def player_routes(players: Players, limits: Limits, on_delete: Callable[[list[tu
         body = await json_body(request, ProfileBody)
         if isinstance(body, Response):
             return body
-        assert isinstance(body, ProfileBody)
         nickname = None
         if body.nickname is not None:
             nickname = clean_nickname(body.nickname)
@@ -137,7 +131,6 @@ def player_routes(players: Players, limits: Limits, on_delete: Callable[[list[tu
         body = await json_body(request, DeleteBody)
         if isinstance(body, Response):
             return body
-        assert isinstance(body, DeleteBody)
         if body.confirm != "删除":
             return err(400, "not_confirmed", "请输入“删除”确认注销", 'type "删除" to confirm the deletion')
         seats = players.db.delete(player.id)
@@ -166,7 +159,6 @@ def player_routes(players: Players, limits: Limits, on_delete: Callable[[list[tu
         body = await json_body(request, RedeemBody)
         if isinstance(body, Response):
             return body
-        assert isinstance(body, RedeemBody)
         owner = False if len(body.secret) > 128 else players.db.take_token("link", secret_hash(body.secret))
         if isinstance(owner, bool):
             return err(400, "bad_link", "链接无效、已用过或已过期，请在原设备上重新生成",
