@@ -164,3 +164,147 @@ class PlayerSeatTable(Base):
     room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"))
     seat: Mapped[int] = mapped_column(Integer)
     joined_at: Mapped[float] = mapped_column()
+
+
+# -- 亲友圈 clubs (migration 0008; docs/clubs.md) ----------------------------------------------------------
+class ClubTable(Base):
+    """A 亲友圈: its name, 公告, the circle's rules (a room config as JSON) and its owner (群主)."""
+
+    __tablename__ = "clubs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    number: Mapped[str] = mapped_column(String(8), unique=True)
+    """The short club number players type to ask to join (6 digits)."""
+    name: Mapped[str] = mapped_column(String(64))
+    notice: Mapped[str] = mapped_column(Text, default="")
+    config: Mapped[str] = mapped_column(Text)
+    """The circle's rules: a room config (JSON), the default of its templates and ad-hoc tables."""
+    owner_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    created_at: Mapped[float] = mapped_column()
+    member_cap: Mapped[int] = mapped_column(Integer)
+    min_hands: Mapped[int] = mapped_column(Integer, default=10, server_default="10")
+    """Hands a member must have played in a period to rank on its leaderboard."""
+    dissolved_at: Mapped[float | None] = mapped_column(nullable=True)
+
+
+class ClubMemberTable(Base):
+    """A member of a club and their role: ``owner`` (群主), ``admin`` (管理员) or ``member`` (成员)."""
+
+    __tablename__ = "club_members"
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    role: Mapped[str] = mapped_column(String(8))
+    joined_at: Mapped[float] = mapped_column()
+    seen_at: Mapped[float | None] = mapped_column(nullable=True)
+    """When the member's club page last told the server it is open (members online)."""
+
+
+class ClubBanTable(Base):
+    """A player banned from a club: no invite or request lets them back in."""
+
+    __tablename__ = "club_bans"
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    at: Mapped[float] = mapped_column()
+    by_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+
+
+class ClubInviteTable(Base):
+    """An invite link's secret (hashed), with its expiry and use count; revocable."""
+
+    __tablename__ = "club_invites"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[float] = mapped_column()
+    expires_at: Mapped[float] = mapped_column()
+    max_uses: Mapped[int] = mapped_column(Integer)
+    uses: Mapped[int] = mapped_column(Integer, default=0)
+    revoked_at: Mapped[float | None] = mapped_column(nullable=True)
+
+
+class ClubRequestTable(Base):
+    """A request to join made with the club number: ``pending`` until an admin approves or refuses it."""
+
+    __tablename__ = "club_requests"
+    __table_args__ = (Index("ix_club_requests_club_status", "club_id", "status"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    at: Mapped[float] = mapped_column()
+    status: Mapped[str] = mapped_column(String(16))
+    """``pending``, ``approved`` or ``refused``."""
+
+
+class ClubTemplateTable(Base):
+    """A standing table (常驻桌): a room config that always has an open table (``room_code``)."""
+
+    __tablename__ = "club_templates"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    config: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[float] = mapped_column()
+    room_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The template's open table now."""
+    deleted_at: Mapped[float | None] = mapped_column(nullable=True)
+
+
+class ClubRoomTable(Base):
+    """A room that belongs to a club: a standing table's (``template_id``) or an ad-hoc one."""
+
+    __tablename__ = "club_rooms"
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"), primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    template_id: Mapped[int | None] = mapped_column(ForeignKey("club_templates.id"), nullable=True)
+    opened_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    opened_at: Mapped[float] = mapped_column()
+
+
+class ClubSeatInviteTable(Base):
+    """A member invited another to sit at one of the club's tables (shown on the invited player's club page)."""
+
+    __tablename__ = "club_seat_invites"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    room_code: Mapped[str] = mapped_column(String(16))
+    from_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    at: Mapped[float] = mapped_column()
+
+
+# -- 战绩 (migration 0008; docs/clubs.md) ------------------------------------------------------------------
+class RecordTable(Base):
+    """One seat's result of one finished hand: what 战绩, settle-up sheets and leaderboards add up.
+
+    Written when the hand is booked (with the hand's finish, in the same commit).  ``player_id`` is the
+    player who held the seat (None: an unlinked seat or a bot); ``club_id`` the club the room belongs to."""
+
+    __tablename__ = "records"
+    __table_args__ = (
+        Index("ix_records_player_at", "player_id", "at"),
+        Index("ix_records_club_at", "club_id", "at", "player_id", "points"),
+        Index("uq_records_hand_seat", "hand_id", "seat", unique=True),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"))
+    room_code: Mapped[str] = mapped_column(String(16), index=True)
+    hand_number: Mapped[int] = mapped_column(Integer)
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), nullable=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``human`` or ``bot`` (who played the seat when the hand ended)."""
+    name: Mapped[str] = mapped_column(String(64))
+    rules: Mapped[str] = mapped_column(String(64))
+    at: Mapped[float] = mapped_column()
+    points: Mapped[int] = mapped_column(Integer)
+    """The seat's points of the hand (分 in money play)."""
+    money: Mapped[bool] = mapped_column(Boolean, default=False)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The winning seat (None: 黄)."""
+    how: Mapped[str] = mapped_column(String(16))
+    """hu / instant / huang, and for a 胡 ``zimo`` (自摸) or ``dianpao`` (点炮) when known."""
+    hu: Mapped[int] = mapped_column(Integer, default=0)
+    mingtang: Mapped[str] = mapped_column(Text, default="[]")
+    """The winner's 名堂 and multipliers (JSON list of names)."""
