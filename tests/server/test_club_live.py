@@ -129,3 +129,15 @@ def test_a_finished_match_at_a_standing_table_opens_the_next_one(server: Server)
         time.sleep(0.2)
     assert len(tables) == 1 and tables[0]["code"] != first and tables[0]["status"] == "waiting"
     assert all(s["kind"] == "empty" for s in tables[0]["seats"])
+
+
+def test_a_player_holds_at_most_a_few_live_pages_of_one_club(server: Server) -> None:
+    from daer.server.clubs.routes import PAGES_MAX
+
+    owner, _friend, number = club_with_friend(server)
+    pages = [Stream(owner, number) for _ in range(PAGES_MAX)]
+    for page in pages:
+        page.wait_for("hello")
+    extra = Stream(owner, number)
+    assert extra.ended.wait(5) and extra.status == 429
+    assert not any(p.ended.is_set() for p in pages)  # the others stay open
