@@ -29,8 +29,8 @@ BUCKETS = ("create", "join", "lookup", "player", "signin", "signin_link", "me", 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("clubs") / "daer.db"
-    app = create_app(f"sqlite:///{db}", bot_delay=0.0, limits=Limits(rates=dict.fromkeys(BUCKETS, HIGH), max_rooms=100_000,
-                                                               max_rooms_per_address=100_000))
+    limits = Limits(rates=dict.fromkeys(BUCKETS, HIGH), max_rooms=100_000, max_rooms_per_address=100_000)
+    app = create_app(f"sqlite:///{db}", bot_delay=0.0, limits=limits)
     with TestClient(app) as c:
         yield c
 
