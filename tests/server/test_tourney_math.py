@@ -10,7 +10,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from daer.server.tourney.pairing import byes, met_pairs, pair, repeats
+from daer.server.tourney.pairing import Met, byes, met_pairs, pair, repeats
 from daer.server.tourney.scoring import Played, comparison, dealer_of, duplicate, position_of, standings
 
 
@@ -93,7 +93,7 @@ def histories(draw: st.DrawFn) -> tuple[list[int], Counter[tuple[int, int]]]:
 
 @given(histories())
 @settings(max_examples=60, deadline=None)
-def test_swiss_never_repeats_table_mates_when_it_can_be_avoided(case: tuple[list[int], Counter[tuple[int, int]]]) -> None:
+def test_swiss_never_repeats_table_mates_when_it_can_be_avoided(case: tuple[list[int], Met]) -> None:
     ranked, met = case
     tables = pair(ranked, met)
     assert sorted(p for t in tables for p in t) == sorted(ranked)

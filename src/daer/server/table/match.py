@@ -38,7 +38,9 @@ from daer.server.social.votes import Vote
 from daer.server.social.watching import WATCH_DELAY, Delayed
 from daer.server.table.dealing import PendingDeal
 from daer.server.table.hints import waits_hint
+from daer.server.table.marks import own_steps, steps_since
 from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite, Send
+from daer.server.table.schedule import GATE_POLL, REFUSED, Schedule
 from daer.server.table.seating import Seat
 from daer.server.table.settling import work_of
 from daer.server.table.together import Together
@@ -97,6 +99,8 @@ class Match(Together):
     """Seat → the network its person last connected from (memory only; :mod:`daer.server.social.networks`)."""
     watchers: list[str] = field(default_factory=list)
     """The spectators connected now, by the names they gave ("" for none): the room keeps it up to date."""
+    schedule: Schedule | None = field(default=None, compare=False, repr=False)
+    """A tournament table's decks and gate (:mod:`daer.server.table.schedule`); None at any other table."""
     hints: dict[int, tuple[tuple[int, ...], object, tuple[tuple[int, int], ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     """Each seat's last 叫牌 hint with the hand and melds it was found for (:meth:`waits_of`)."""
@@ -138,12 +142,21 @@ class Match(Together):
             last_hand_id=self.hand_id,
             commit=(self.fair.commitment if self.status == "playing" and self.fair is not None
                     else self.pending.commitment if self.pending is not None else None),
-            reveal=self.fair if self.state is not None and self.state.over else None,
+            reveal=self.fair if self.state is not None and self.state.over and not self.sealed else None,
             work=work_of(self.rules, self.state), vote=self.vote_info(now), watchers=len(self.watchers),
             watching=tuple(sorted(n for n in self.watchers if n)), watch=self.config.watch,
             near=shared({s: n for s, n in self.networks.items() if self.seats[s].kind == "human"})
             if self.status == "waiting" else (),
         )
+
+    @property
+    def sealed(self) -> bool:
+        """A tournament table whose round runs: its seeds are not revealed yet."""
+        return self.schedule is not None and self.schedule.private
+
+    def may_deal(self) -> bool:
+        """The next hand may be dealt (always, but at a tournament table waiting for the other tables)."""
+        return self.schedule is None or self.schedule.gate(self.hands_played + 1)
 
     def update_for(self, seat: int | None, since: int | None, now: float, seen: int | None = None) -> p.Update:
         """What a connection of ``seat`` needs to catch up from version ``since`` (only that seat's view).
@@ -158,11 +171,11 @@ class Match(Together):
         full = since is None or not self.hand_start <= since <= self.version
         start = 0
         if since is not None and not full:
-            start, mine = _since(self.marks, since, seat)
+            start, mine = steps_since(self.marks, since, seat)
             if mine and (seen is None or seen > 0):
                 start = mine[-1] if seen is None else mine[min(seen, len(mine)) - 1]
         view = st.view(seat, log=False)
-        own = _own_steps(self.marks, self.version, seat) if seat is not None else 0
+        own = own_steps(self.marks, self.version, seat) if seat is not None else 0
         return p.Update(v=self.version, since=None if full else since, full=full, events=seen_by(st.log[start:], seat),
                         view=view, room=self.info(seat, now), waits=self.waits_of(view), p=own)
 
@@ -211,6 +224,8 @@ class Match(Together):
             dls = [self.deadlines[s] for s in acting if s in self.deadlines]
             return max(0.0, min(dls) - now) if dls else None
         if self.status == "between":
+            if not self.may_deal():
+                return GATE_POLL
             humans = {s.seat for s in self.seats if s.kind == "human" and not s.auto}
             if humans <= self.ready:
                 return bot_delay * pace
@@ -294,7 +309,7 @@ class Match(Together):
         out.writes.append(ActionWrite(ActionRow(len(st.actions) - 1, self.version, seat, client_id,
                                                 msgspec.json.encode(action).decode()), room, points, changed))
         if private:
-            before = _own_steps(self.marks, self.version, seat)
+            before = own_steps(self.marks, self.version, seat)
             self.marks.append((self.version, len(st.log), seat))
             self._refresh_legal(now)
             out.sends.append(Send(since, only=seat, seen=before))
@@ -340,7 +355,9 @@ class Match(Together):
         self.status = "finished" if self.hands_played >= self.config.hands else "between"
         self.ready = set()
         self.deadlines = {}
-        self.pending = PendingDeal.fresh(len(self.seats)) if self.status == "between" else None
+        fresh = PendingDeal.fresh(len(self.seats)) if self.schedule is None else self.schedule.pending(
+            self.hands_played + 1, len(self.seats))
+        self.pending = fresh if self.status == "between" else None
         return msgspec.json.encode(st.result.points).decode(), {
             "scores": msgspec.json.encode(self.scores).decode(), "dealer": self.dealer,
             "hands_played": self.hands_played, "status": self.status, "ready": "[]",
@@ -376,6 +393,9 @@ class Match(Together):
 
     def _command(self, seat: int, msg: p.Command, now: float) -> Outcome:
         name = msg.name
+        if self.schedule is not None and name in REFUSED:
+            return Outcome(reply=p.error("tourney_table", "比赛桌不能这样做", "not at a tournament table",
+                                         id=msg.id, v=self.version))
         if name == "entropy":
             fields = self._entropy(seat, msg)
             return self._bump_room(**fields) if fields else Outcome()
@@ -442,7 +462,7 @@ class Match(Together):
 
     def _entropy(self, seat: int, msg: p.Command) -> dict[str, Any]:
         """Add a seat's entropy to the next deal; the room fields to store (none if nothing changed)."""
-        if msg.entropy is None or self.pending is None or self.status not in ("waiting", "between"):
+        if msg.entropy is None or self.pending is None or self.status not in ("waiting", "between") or self.schedule:
             return {}
         return {"deal_entropy": self.pending.entropy_json()} if self.pending.add(seat, msg.entropy) else {}
 
@@ -499,7 +519,7 @@ class Match(Together):
         v = self.vote
         if v is not None and v.open and self.status in LIVE and (now >= v.ends or not v.asked(self.people())):
             return self._dissolved()
-        if self.status == "between":
+        if self.status == "between" and self.may_deal():
             return self.deal(now)
         if self.status == "playing" and self.state is not None and self.state.window_complete():
             return self.close_window(now)
@@ -577,36 +597,5 @@ class Match(Together):
 def _no(reply: p.Error) -> Outcome:
     """A refusal the client may retry with the same id (not kept)."""
     return Outcome(reply=reply, keep="none")
-
-
-
-def _since(marks: list[tuple[int, int, int | None]], since: int, seat: int | None) -> tuple[int, list[int]]:
-    """(log length at the last public step at or before version ``since``, log lengths after ``seat``'s own
-    private steps at ``since`` from there on, in order).  ``marks`` grow in version and log length, so both are
-    read from the end (the steps a connection missed are few; the hand's marks are many)."""
-    start = 0
-    for v, n, who in reversed(marks):
-        if v <= since and who is None:
-            start = n
-            break
-    mine = []
-    for v, n, who in reversed(marks):
-        if v < since:
-            break
-        if v == since and who == seat and n >= start:
-            mine.append(n)
-    mine.reverse()
-    return start, mine
-
-
-def _own_steps(marks: list[tuple[int, int, int | None]], version: int, seat: int) -> int:
-    """``seat``'s own private steps at ``version`` (the last version: they are at the end of ``marks``)."""
-    k = 0
-    for v, _, who in reversed(marks):
-        if v != version:
-            break
-        k += who == seat
-    return k
-
 
 __all__ = ["EXPIRED", "LIVE", "Match"]

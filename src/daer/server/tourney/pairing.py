@@ -42,7 +42,8 @@ def repeats(table: Sequence[int], met: Met) -> int:
 
 def pair(ranked: Sequence[int], met: Met, size: int = 4) -> list[list[int]]:
     """Tables of ``size`` for the players ``ranked`` (best first; ``len(ranked)`` a multiple of ``size``), with
-    as few earlier meetings repeated as the search finds (none when none is needed, for any field the search exhausts)."""
+    as few earlier meetings repeated as the search finds (none when none is needed, for any field the search
+    exhausts)."""
     if len(ranked) % size:
         raise ValueError(f"{len(ranked)} players do not make tables of {size}")
     if len(set(ranked)) != len(ranked):
