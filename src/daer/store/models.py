@@ -308,3 +308,88 @@ class RecordTable(Base):
     hu: Mapped[int] = mapped_column(Integer, default=0)
     mingtang: Mapped[str] = mapped_column(Text, default="[]")
     """The winner's 名堂 and multipliers (JSON list of names)."""
+
+
+# -- club tournaments (migration 0009; docs/tournaments.md) -------------------------------------------------
+class TourneyTable(Base):
+    """A club tournament: its room config, format and state."""
+
+    __tablename__ = "tourneys"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    config: Mapped[str] = mapped_column(Text)
+    """The tables' room config (JSON)."""
+    rounds: Mapped[int] = mapped_column(Integer)
+    hands: Mapped[int] = mapped_column(Integer)
+    """Hands per round."""
+    starts_at: Mapped[float | None] = mapped_column(nullable=True)
+    bots: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Bots fill the last table when the field does not make tables of four (else the lowest ranked sit out)."""
+    bots_count: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Bots' seats count in the means the players are compared with."""
+    status: Mapped[str] = mapped_column(String(16))
+    """``registering``, ``running``, ``paused`` or ``finished``."""
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    """The round under way or last played (0 before the first)."""
+    created_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[float] = mapped_column()
+
+
+class TourneyPlayerTable(Base):
+    """A player registered for a tournament (``status``: ``in``, ``withdrawn`` or ``removed``)."""
+
+    __tablename__ = "tourney_players"
+    tourney_id: Mapped[int] = mapped_column(ForeignKey("tourneys.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    at: Mapped[float] = mapped_column()
+    status: Mapped[str] = mapped_column(String(16))
+
+
+class TourneyRoundTable(Base):
+    """A round: its decks' seeds (secret until the round is over) and their commitments (public at its start)."""
+
+    __tablename__ = "tourney_rounds"
+    tourney_id: Mapped[int] = mapped_column(ForeignKey("tourneys.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seeds: Mapped[str] = mapped_column(Text)
+    """JSON list of the decks' seeds, in hand order."""
+    commits: Mapped[str] = mapped_column(Text)
+    """JSON list of each seed's SHA-256."""
+    commitment: Mapped[str] = mapped_column(String(64))
+    """SHA-256 of the commitments joined by ``|``: one fingerprint of the whole deal set."""
+    status: Mapped[str] = mapped_column(String(16))
+    """``running`` or ``done`` (the seeds revealed)."""
+    started_at: Mapped[float] = mapped_column()
+    ended_at: Mapped[float | None] = mapped_column(nullable=True)
+    byes: Mapped[str] = mapped_column(Text, default="[]")
+    """Players who sat this round out (JSON list)."""
+
+
+class TourneyRoomTable(Base):
+    """A room that is a table of a tournament round, and who sits where (JSON list: player id or null, a bot)."""
+
+    __tablename__ = "tourney_rooms"
+    __table_args__ = (UniqueConstraint("tourney_id", "round", "table_no"),)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"), primary_key=True)
+    tourney_id: Mapped[int] = mapped_column(ForeignKey("tourneys.id"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    table_no: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[str] = mapped_column(Text)
+
+
+class TourneyHandTable(Base):
+    """One seat's result of one hand of a tournament table (what the duplicate scores are computed from)."""
+
+    __tablename__ = "tourney_hands"
+    tourney_id: Mapped[int] = mapped_column(ForeignKey("tourneys.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    dealer: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    auto: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The seat ended the hand in 托管 (or its player was absent)."""
+    room_code: Mapped[str] = mapped_column(String(16))

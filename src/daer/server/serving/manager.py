@@ -69,6 +69,8 @@ class RoomManager:
         """When the leases were last renewed (past ``ttl`` without a renewal this process serves nothing)."""
         self.listeners: list[Callable[[Room], None]] = []
         """Told when a served room's seats or status changed or a hand ended (the clubs' live pages)."""
+        self.restorers: list[Callable[[Room], None]] = []
+        """Told of a room loaded from the store, before its clock starts (a tournament table gets its schedule)."""
 
     @property
     def worker(self) -> str:
@@ -254,6 +256,8 @@ class RoomManager:
             room.claim_window = self.claim_window
             room.match.vote_seconds = self.vote_seconds
             room.match.watch_delay = self.watch_delay
+            for restorer in self.restorers:
+                restorer(room)
         except (RoomError, msgspec.ValidationError, msgspec.DecodeError) as exc:
             # stored before today's bounds (e.g. a bot with no time cap): closed, never resumed
             log.warning("room %s no longer valid (%s); closing it", code, exc)
