@@ -38,6 +38,7 @@ SERVER_LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for l
     "table players",
     "serving",
     "clubs",
+    "tourney",
     "http",
 ))
 """The sub-packages of :mod:`daer.server`, bottom first (its ``__init__`` only names the app, lazily)."""

@@ -56,6 +56,8 @@ from daer.server.social.phrases import phrases_info
 from daer.server.table.dealing import fairness_of
 from daer.server.table.port import DEFAULT_TTL, LeaseLost
 from daer.server.table.rooms import Room, action_codec, moved, request_key
+from daer.server.tourney.routes import tourney_routes
+from daer.server.tourney.service import Tourneys
 from daer.store import Store
 from daer.store.players import GONE
 
@@ -137,6 +139,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     clubs = Clubs(lambda: manager().store, players)
     hub = ClubHub(lambda: manager().store)
     tables = ClubTables(clubs, lambda: manager(), hub)  # noqa: PLW0108 (manager is defined below)
+    tourneys = Tourneys(clubs, lambda: manager(), hub)  # noqa: PLW0108
     proxies = parse_proxies(lim.trusted_proxies)
 
     def manager() -> RoomManager:
@@ -152,6 +155,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
                                                            worker=worker, lease_ttl=lease_ttl,
                                                            vote_seconds=lim.vote_seconds,
                                                            watch_delay=lim.watch_delay)
+        tourneys.serve(manager())  # before the restore: a tournament table gets its schedule back
         n = manager().restore_all()
         log.info("resumed %d rooms (worker %s)", n, manager().worker, extra=ctx("serving", rooms=n))
         freeze_after_restore(gc_mode)
@@ -340,6 +344,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             return _err(404, "no_hand", "没有这一局", "no such hand")
         if not row.finished:
             return _err(403, "not_finished", "这一局还没打完，不能看牌谱", "the hand is not finished yet")
+        if tourneys.sealed(code):  # a tournament round's records open when the round ends (docs/tournaments.md)
+            return _err(403, "round_running", "比赛这一轮还没结束，牌谱暂不公开",
+                        "the tournament round is not over yet")
         return HandRecord(rules=row.rules, overrides=msgspec.json.decode(row.overrides), seed=None,
                           deck=tuple(msgspec.json.decode(row.deck, type=list[int])), dealer=row.dealer,
                           actions=tuple(action_codec.decode(a.payload) for a in row.actions),
@@ -399,6 +406,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             *player_routes(players, lim, _deleted),
             *club_routes(clubs, lim, tables, hub, join_seat=_join,
                         make_room=lambda: manager().live_count() < lim.max_rooms),
+            *tourney_routes(clubs, tourneys),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
             Route("/api/rooms/{code}/hands/{number:int}/record", record),
