@@ -43,11 +43,12 @@ def set_commitment(commits: list[str]) -> str:
     return hashlib.sha256("|".join(commits).encode("ascii")).hexdigest()
 
 
-def table_config(config: str) -> RoomConfig:
-    """A tournament table's room config: the tournament's, with the deal passing every hand (轮庄: the same deck
-    must meet the same positions at every table), no spectators, and bots where the field is short."""
+def table_config(config: str, hands: int) -> RoomConfig:
+    """A tournament table's room config: the tournament's, ``hands`` hands (the round's decks), the deal passing
+    every hand (轮庄: the same deck must meet the same positions at every table), no spectators, and bots where
+    the field is short."""
     cfg = msgspec.json.decode(config, type=RoomConfig)
-    return msgspec.structs.replace(cfg, dealer_rule="rotate", watch=False, fill=True)
+    return msgspec.structs.replace(cfg, hands=hands, dealer_rule="rotate", watch=False, fill=True)
 
 
 class Tourneys:
@@ -133,7 +134,7 @@ class Tourneys:
     def start_round(self, t: TourneyRow) -> int:
         """Pair the next round, commit its decks, open its tables and deal their first hand; the round's number."""
         manager = self.manager_of()
-        cfg = table_config(t.config)
+        cfg = table_config(t.config, t.hands)
         rules_seats = 4
         ranked = self.ranking(t)
         earlier = [[p for p in tr.seats if p is not None] for tr in self.db.tables(t.id)]

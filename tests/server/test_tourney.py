@@ -1,0 +1,227 @@
+"""Club tournaments (issue 21): every endpoint against every role, the bounds, and whole tournaments played by
+the server's 托管 for absent players — duplicate scores that add up, Swiss rounds without repeats where they can
+be avoided, decks the same at every table, records sealed until the round ends and then verifying."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+from starlette.testclient import TestClient
+from test_clubs import BUCKETS, HIGH, as_, invite, join_with, me, new_player
+
+from daer.engine import HandRecord
+from daer.engine.fairness import check, commitment
+from daer.server import create_app
+from daer.server.safety.limits import Limits
+from daer.server.tourney.pairing import met_pairs
+from daer.server.tourney.service import set_commitment
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("tourney") / "daer.db"
+    limits = Limits(rates=dict.fromkeys(BUCKETS, HIGH), max_rooms=100_000, max_rooms_per_address=100_000)
+    app = create_app(f"sqlite:///{db}", bot_delay=0.0, limits=limits)
+    with TestClient(app) as c:
+        yield c
+
+
+def club(c: TestClient, members: int) -> tuple[str, str, list[str], dict[str, str | None]]:
+    """A club: (number, owner's cookie, members' cookies, the other roles' cookies)."""
+    owner = new_player(c)
+    res = as_(c, owner).post("/api/clubs", json={"name": "比赛圈", "config": {"timer": 0}})
+    assert res.status_code == 201, res.text
+    n = res.json()["number"]
+    secret = invite(c, n, owner, uses=members + 5)
+    people = []
+    for _ in range(members):
+        status, cookie = join_with(c, secret, None)
+        assert status == 200 and cookie is not None
+        people.append(cookie)
+    roles: dict[str, str | None] = {"stranger": None, "owner": owner, "outsider": new_player(c)}
+    for role in ("admin", "member", "banned"):
+        _status, roles[role] = join_with(c, secret, None)
+    admin, banned = me(c, str(roles["admin"])), me(c, str(roles["banned"]))
+    assert as_(c, owner).post(f"/api/clubs/{n}/members/{admin}", json={"role": "admin"}).status_code == 200
+    assert as_(c, owner).post(f"/api/clubs/{n}/members/{banned}/ban", json={}).status_code == 200
+    return n, owner, people, roles
+
+
+def new_tourney(c: TestClient, n: str, owner: str, **body: Any) -> int:
+    res = as_(c, owner).post(f"/api/clubs/{n}/tourneys", json={"name": "周五复式赛", "config": {"timer": 0},
+                                                              "rounds": 3, "hands": 4, **body})
+    assert res.status_code == 201, res.text
+    return int(res.json()["id"])
+
+
+def wait_round(c: TestClient, n: str, t: int, cookie: str, number: int, *, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        view = as_(c, cookie).get(f"/api/clubs/{n}/tourneys/{t}").json()
+        rounds = view["rounds"]
+        if len(rounds) >= number and rounds[number - 1]["status"] == "done":
+            return dict(view)
+        time.sleep(0.2)
+    raise AssertionError(f"round {number} did not end: {view['tables']}")
+
+
+ROLES = ("stranger", "outsider", "banned", "member", "admin", "owner")
+OUT = {"stranger": 401, "outsider": 403, "banned": 403}
+
+# endpoint: (method, path, body, expected by member / admin / owner)
+ENDPOINTS: dict[str, tuple[str, str, Any, tuple[int, int, int]]] = {
+    "list": ("GET", "", None, (200, 200, 200)),
+    "create": ("POST", "", {"name": "赛", "rounds": 1, "hands": 1}, (403, 201, 201)),
+    "view": ("GET", "/{t}", None, (200, 200, 200)),
+    "standings": ("GET", "/{t}/standings", None, (200, 200, 200)),
+    "register": ("POST", "/{t}/register", {}, (200, 200, 200)),
+    "withdraw": ("POST", "/{t}/withdraw", {}, (200, 200, 200)),
+    "start": ("POST", "/{t}/start", {}, (403, 409, 409)),
+    "pause": ("POST", "/{t}/pause", {}, (403, 409, 409)),
+    "remove": ("POST", "/{t}/players/999999/remove", {}, (403, 404, 404)),
+    "end": ("POST", "/{t}/end", {}, (403, 200, 200)),
+    "seat": ("POST", "/{t}/seat", {}, (404, 404, 404)),
+    "export.json": ("GET", "/{t}/export.json", None, (200, 200, 200)),
+    "export.csv": ("GET", "/{t}/export.csv", None, (200, 200, 200)),
+}
+
+
+@pytest.fixture(scope="module")
+def roles_world(client: TestClient) -> tuple[str, dict[str, str | None]]:
+    n, _owner, _people, roles = club(client, 0)
+    return n, roles
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("endpoint", sorted(ENDPOINTS))
+def test_every_tournament_endpoint_checks_the_role(client: TestClient, roles_world: tuple[str, dict[str, str | None]],
+                                                   endpoint: str, role: str) -> None:
+    n, roles = roles_world
+    t = new_tourney(client, n, str(roles["owner"]), rounds=1, hands=1)  # a fresh one: end and start change it
+    method, path, body, expected = ENDPOINTS[endpoint]
+    want = OUT[role] if role in OUT else expected[("member", "admin", "owner").index(role)]
+    c = as_(client, roles[role])
+    url = f"/api/clubs/{n}/tourneys" + path.format(t=t)
+    res = c.get(url) if method == "GET" else c.post(url, json=body)
+    assert res.status_code == want, (endpoint, role, res.text)
+    if res.status_code >= 400:
+        assert {"error", "zh", "en"} <= set(res.json())
+    as_(client, roles["owner"]).post(f"/api/clubs/{n}/tourneys/{t}/end", json={})
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"name": ""}, "bad_name"), ({"name": "x" * 25}, "bad_name"), ({"name": "赛", "rounds": 0}, "bad_format"),
+    ({"name": "赛", "hands": 33}, "bad_format"), ({"name": "赛", "rounds": 10**12}, "bad_format"),
+    ({"name": "赛", "starts_at": -1}, "bad_start"), ({"name": "赛", "config": {"rules": "nowhere"}}, None),
+    ({"name": "赛", "extra": 1}, "bad_request"), ({"name": ["赛"]}, "bad_request"),
+])
+def test_a_bad_tournament_is_refused_with_a_reason(client: TestClient, roles_world: tuple[str, dict[str, str | None]],
+                                                   body: dict[str, Any], code: str | None) -> None:
+    n, roles = roles_world
+    res = as_(client, roles["admin"]).post(f"/api/clubs/{n}/tourneys", json=body)
+    assert res.status_code == 400, res.text
+    assert code is None or res.json()["error"] == code
+
+
+def test_a_tournament_of_another_club_is_not_found(client: TestClient,
+                                                   roles_world: tuple[str, dict[str, str | None]]) -> None:
+    n, roles = roles_world
+    other, owner2, _p, _r = club(client, 0)
+    t = new_tourney(client, other, owner2)
+    for tail in (f"{t}", f"{t}x", "9" * 40):
+        path = f"/api/clubs/{n}/tourneys/{tail}"
+        assert as_(client, roles["owner"]).get(path).status_code == 404
+
+
+def test_registration_closes_at_the_start(client: TestClient) -> None:
+    n, owner, people, _roles = club(client, 3)
+    t = new_tourney(client, n, owner, rounds=1, hands=1)
+    for p in people:
+        assert as_(client, p).post(f"/api/clubs/{n}/tourneys/{t}/register", json={}).json() == {"registered": True}
+    assert as_(client, people[2]).post(f"/api/clubs/{n}/tourneys/{t}/withdraw", json={}).status_code == 200
+    view = as_(client, people[0]).get(f"/api/clubs/{n}/tourneys/{t}").json()
+    assert [p["status"] for p in view["players"]] == ["in", "in", "withdrawn"] and view["registered"]
+    assert as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/start", json={}).json() == {"round": 1}
+    res = as_(client, people[2]).post(f"/api/clubs/{n}/tourneys/{t}/register", json={})
+    assert res.status_code == 409 and res.json()["error"] == "started"
+    view = wait_round(client, n, t, owner, 1)
+    assert view["status"] == "finished"
+    seated = [s for table in view["tables"] for s in table["seats"]]
+    assert sorted(s["kind"] for s in seated) == ["bot", "bot", "human", "human"]  # two people, two bots
+
+
+def test_a_whole_tournament_of_twelve_over_three_rounds(client: TestClient) -> None:
+    n, owner, people, _roles = club(client, 12)
+    t = new_tourney(client, n, owner, rounds=3, hands=4)
+    ids = [me(client, p) for p in people]
+    for p in people:
+        assert as_(client, p).post(f"/api/clubs/{n}/tourneys/{t}/register", json={}).status_code == 200
+    earlier: list[list[int]] = []
+    for number in (1, 2, 3):
+        res = as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/start", json={})
+        assert res.json() == {"round": number}, res.text
+        view = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()
+        tables = view["tables"]
+        assert len(tables) == 3 and sorted(s["player"] for tb in tables for s in tb["seats"]) == sorted(ids)
+        rnd = view["rounds"][number - 1]
+        assert rnd["seeds"] is None and rnd["commitment"] == set_commitment(rnd["commits"])
+        # sealed while the round runs: no table may fetch any record of the round
+        code = tables[0]["code"]
+        sealed = client.get(f"/api/rooms/{code}/hands/1/record")
+        assert sealed.status_code == 403 and sealed.json()["error"] in ("round_running", "not_finished")
+        seated = [[s["player"] for s in tb["seats"]] for tb in tables]
+        if number == 2:  # 12 players cannot avoid every repeat; the pairing keeps them to one pair a table
+            assert all(sum(met_pairs(earlier)[(min(a, b), max(a, b))] for a in tb for b in tb if a < b) <= 1
+                       for tb in seated)
+        earlier += seated
+        view = wait_round(client, n, t, owner, number)
+        rnd = view["rounds"][number - 1]
+        assert [commitment(s) for s in rnd["seeds"]] == rnd["commits"]
+        decks = []
+        for tb in view["tables"]:
+            for hand in range(1, 5):
+                res = client.get(f"/api/rooms/{tb['code']}/hands/{hand}/record")
+                assert res.status_code == 200, res.text
+                rec = msgspec.json.decode(res.content, type=HandRecord)
+                assert rec.fairness is not None and check(rec.fairness, rec.deck) is None  # what daer verify checks
+                assert rec.fairness.seed == rnd["seeds"][hand - 1]
+                assert rec.dealer == (tb["table"] - 1 + hand - 1) % 4
+                decks.append((hand, rec.deck))
+        for hand in range(1, 5):  # the same deck at every table
+            assert len({tuple(d) for h, d in decks if h == hand}) == 1
+    assert view["status"] == "finished"
+    lines = view["standings"]
+    assert len(lines) == 12 and [x["rank"] for x in lines] == list(range(1, 13))
+    ex = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}/export.json").json()["hands"]
+    # nobody came: 托管 played every hand
+    assert all(x["hands"] == 12 and x["auto"] == 12 for x in lines), Counter(h["player"] for h in ex)
+    assert abs(sum(x["score"] for x in lines)) < 0.05  # nobody's cards are anybody's gain
+    assert [x["score"] for x in lines] == sorted((x["score"] for x in lines), reverse=True)
+    compared = view["hands_compared"]
+    assert len(compared) == 3 * 4 * 4 and all(len(h["tables"]) == 3 for h in compared)
+    for h in compared:
+        assert abs(sum(x["dup"] for x in h["tables"])) < 0.05
+    csv = as_(client, people[0]).get(f"/api/clubs/{n}/tourneys/{t}/export.csv")
+    assert csv.status_code == 200 and csv.text.count("\n") == 1 + 3 * 3 * 4 * 4
+    met = Counter(met_pairs(earlier).values())
+    assert sum(met.values()) >= 30  # three rounds of three tables: many different table-mates met
+
+
+def test_a_player_takes_their_seat_from_toguan(client: TestClient) -> None:
+    n, owner, people, roles = club(client, 4)
+    t = new_tourney(client, n, owner, rounds=1, hands=1)
+    for p in people:
+        as_(client, p).post(f"/api/clubs/{n}/tourneys/{t}/register", json={})
+    as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/pause", json={})  # not running yet: refused
+    assert as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/start", json={}).status_code == 200
+    res = as_(client, people[1]).post(f"/api/clubs/{n}/tourneys/{t}/seat", json={})
+    assert res.status_code == 200, res.text
+    seat = res.json()
+    assert set(seat) == {"code", "seat", "token"}
+    assert as_(client, roles["member"]).post(f"/api/clubs/{n}/tourneys/{t}/seat", json={}).status_code == 404
+    wait_round(client, n, t, owner, 1)
