@@ -225,3 +225,63 @@ def test_a_player_takes_their_seat_from_toguan(client: TestClient) -> None:
     assert set(seat) == {"code", "seat", "token"}
     assert as_(client, roles["member"]).post(f"/api/clubs/{n}/tourneys/{t}/seat", json={}).status_code == 404
     wait_round(client, n, t, owner, 1)
+
+
+@pytest.fixture(scope="module")
+def paced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """A server whose bots take 30 ms a move (a hand lasts a second or two: time to sit down in it)."""
+    db = tmp_path_factory.mktemp("paced") / "daer.db"
+    limits = Limits(rates=dict.fromkeys(BUCKETS, HIGH), max_rooms=100_000, max_rooms_per_address=100_000)
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.03, limits=limits)) as c:
+        yield c
+
+
+def test_a_finished_table_waits_and_cannot_see_a_deck_another_table_still_plays(paced: TestClient) -> None:
+    """The privacy rule: while one table still plays a hand, the tables that finished it wait at the gate, and no
+    record, replay or seed of the round reaches anyone; the round's end opens them."""
+    client = paced
+    n, owner, people, _roles = club(client, 8)
+    t = new_tourney(client, n, owner, rounds=1, hands=2)
+    for p in people:
+        as_(client, p).post(f"/api/clubs/{n}/tourneys/{t}/register", json={})
+    assert as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/start", json={}).status_code == 200
+    view = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()
+    ids = {me(client, p): p for p in people}
+    slow_player = view["tables"][0]["seats"][0]["player"]
+    res = as_(client, ids[slow_player]).post(f"/api/clubs/{n}/tourneys/{t}/seat", json={})
+    assert res.status_code == 200, res.text
+    seat = res.json()
+    with client.websocket_connect(f"/ws/{seat['code']}") as ws:
+        ws.send_text(msgspec.json.encode({"t": "hello", "room": seat["code"], "token": seat["token"]}).decode())
+        ws.send_text(msgspec.json.encode({"t": "cmd", "id": "back", "name": "resume"}).decode())
+        ws.send_text(msgspec.json.encode({"t": "cmd", "id": "bye", "name": "leave"}).decode())
+        other = view["tables"][1]["code"]
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # the other table finishes hand 1, then is held at the gate
+            tables = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()["tables"]
+            if tables[1]["hands_played"] >= 1:
+                break
+            time.sleep(0.1)
+        time.sleep(1.5)
+        tables = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()["tables"]
+        assert tables[1]["hands_played"] == 1 and tables[1]["status"] == "between", tables
+        assert tables[0]["hands_played"] == 0  # the person has not played: their table is still on hand 1
+        for url in (f"/api/rooms/{other}/hands/1/record", f"/api/rooms/{other}/hands/1/replay"):
+            res = as_(client, ids[tables[1]["seats"][0]["player"]]).get(url)
+            assert res.status_code == 403 and res.json()["error"] == "round_running"
+        info = client.get(f"/api/rooms/{other}").json()["room"]
+        assert info["reveal"] is None and info["watch"] is False
+        assert as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()["rounds"][0]["seeds"] is None
+        refused = False
+        for _ in range(200):  # leaving the seat to a bot is refused
+            frame = ws.receive_json()
+            if frame.get("code") == "tourney_table" and frame.get("id") == "bye":
+                refused = True
+                break
+        assert refused
+    # the organiser removes the player who does not play: a bot takes the seat, the round ends, records open
+    res = as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/players/{slow_player}/remove", json={})
+    assert res.status_code == 200
+    view = wait_round(client, n, t, owner, 1)
+    assert client.get(f"/api/rooms/{other}/hands/1/record").status_code == 200
+    assert slow_player not in [x["player"] for x in view["standings"]]
