@@ -3,7 +3,7 @@
 // dissolve; everyone: leave). Each sheet asks its own endpoint; names are set as text.
 import { amount, get, guard, h, post, signed, toast, tone, w, errText } from "./clubkit.js";
 import { club, draw, refresh, isAdmin, isOwner } from "./club.js";
-import { loadOptions } from "./lobby.js";
+import { loadOptions, optionsNow, rulesetInfo } from "./lobby.js";
 import { rulesFields } from "./clubs.js";
 
 const PERIODS = ["today", "yesterday", "week", "month", "range"];
@@ -110,7 +110,7 @@ function clubForm(opts) {
 function templates(opts) {
   const d = club().data;
   const list = (d.templates || []).map((t) => h("li", { class: "row", "data-template": t.id },
-    h("span", { class: "grow nm" }, t.name, h("span", { class: "muted" }, ` · ${t.config?.rules ?? ""} · ${w("handsN", { n: t.config?.hands ?? "" })}`)),
+    h("span", { class: "grow nm" }, t.name, h("span", { class: "muted" }, ` · ${rulesetInfo(optionsNow(), t.config?.rules ?? "").title} · ${w("handsN", { n: t.config?.hands ?? "" })}`)),
     h("button", { "data-deltpl": t.id, onclick: guard(async () => {
       if (!confirm(w("confirmDelTpl", { n: t.name }))) return;
       await post(`/api/clubs/${club().n}/templates/${t.id}/delete`); await refresh(); draw(); }) }, w("del"))));

@@ -3,6 +3,7 @@
 // changed and the page asks for the club again (debounced); a 403/404 then means the player is out, and the
 // page says so and stops. Every name is set as text.
 import { avatar, bar, get, guard, h, lang, post, toast, w, errText, when } from "./clubkit.js";
+import { optionsNow, rulesetInfo, loadOptions } from "./lobby.js";
 import { recordsTab, settleTab, boardTab, settingsTab } from "./club-sheets.js";
 
 const TABS = ["tables", "members", "records", "settle", "board", "settings"];
@@ -60,7 +61,7 @@ function table(t) {
   return h("div", { class: "table-card", "data-table": t.code },
     h("div", { class: "row" }, h("b", { class: "grow tname" }, title),
       h("span", { class: `badge st-${t.status}` }, w(`status_${t.status}`) || t.status)),
-    h("div", { class: "muted" }, `${t.code} · ${t.rules_name || t.rules} · ${t.hand_no ? w("handNo", { n: t.hand_no, m: t.hands }) : w("handsN", { n: t.hands })}`),
+    h("div", { class: "muted" }, `${t.code} · ${rulesetInfo(optionsNow(), t.rules).title} · ${t.hand_no ? w("handNo", { n: t.hand_no, m: t.hands }) : w("handsN", { n: t.hands })}`),
     seats, h("div", { class: "row tact" }, act), mine ? inviteBox(t) : null);
 }
 
@@ -173,7 +174,7 @@ function head() {
 export function draw() {
   if (C.gone || !C.data) return;
   document.title = `大贰 · ${C.data.name}`;
-  C.$app.replaceChildren(bar("/clubs", w("back"), w("clubs"), () => { draw(); }), head(), tabs(),
+  C.$app.replaceChildren(bar("/clubs", w("back"), w("num", { n: C.n }), () => { draw(); }), head(), tabs(),
     h("div", { id: "tabpanel", role: "tabpanel", "aria-labelledby": `tabbtn-${C.tab}` }, TAB_DRAW[C.tab]()));
 }
 
@@ -216,6 +217,7 @@ export async function clubPage($app, n, redraw) {
   C.$app = $app; C.n = n; C.redraw = redraw;
   const t = location.hash.slice(1);
   if (TABS.includes(t)) C.tab = t;
+  await loadOptions(); // the rulesets' names
   await refresh(true);
   if (!C.gone) listen();
 }

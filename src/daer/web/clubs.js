@@ -2,6 +2,7 @@
 // club page (club.js). The invite's secret is in the #fragment (never in a log or a Referer): the page spends it
 // with a POST when the player presses 加入.
 import { loadOptions, rulesetField } from "./lobby.js";
+import { t } from "./i18n.js";
 import { avatar, bar, get, guard, h, lang, post, toast, w, errText } from "./clubkit.js";
 import { clubPage } from "./club.js";
 
@@ -15,7 +16,7 @@ export function rulesFields(opts, cfg = {}, prefix = "") {
   rules.el.querySelector(".rulesdesc").id = `${prefix}rulesdesc`;
   const hands = h("input", { id: `${prefix}hands`, type: "number", min: 1, max: 64, value: cfg.hands ?? 8, inputmode: "numeric" });
   const timer = h("input", { id: `${prefix}timer`, type: "number", min: 0, max: 600, value: cfg.timer ?? 30, inputmode: "numeric" });
-  const bot = h("select", { id: `${prefix}bot` }, (opts.bots || ["normal"]).map((b) => h("option", { value: b, selected: b === (cfg.bot || "normal") }, b)));
+  const bot = h("select", { id: `${prefix}bot` }, (opts.bots || ["normal"]).map((b) => h("option", { value: b, selected: b === (cfg.bot || "normal") }, t(`bot_${b}`))));
   const el = h("div", {}, rules.el,
     h("div", { class: "row" }, h("div", { class: "grow" }, h("label", { for: hands.id }, w("hands")), hands),
       h("div", { class: "grow" }, h("label", { for: timer.id }, w("timer")), timer)),
