@@ -85,6 +85,13 @@ class PlayerStore:
             return None
         return PlayerRow(int(row[0]), str(row[1] or ""), str(row[2] or ""), float(row[3]), int(row[4]))
 
+    def by_id(self, player_id: int) -> tuple[str, str] | None:
+        """A live player's (nickname, avatar) by id."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(_PLAYERS.c.nickname, _PLAYERS.c.avatar)
+                               .where(_PLAYERS.c.id == player_id, _PLAYERS.c.deleted_at.is_(None))).first()
+        return None if row is None else (str(row[0] or ""), str(row[1] or ""))
+
     def add_session(self, player_id: int, secret_hash: str, how: str) -> None:
         """One more signed-in device of a player."""
         with self.engine.begin() as conn:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from daer.server.players.identity import Players, err
 from daer.store.clubs import RANK, ClubRow, ClubStore
@@ -39,6 +39,19 @@ NEED_EN = {"member": "you are not a member of this club", "admin": "only the own
            "owner": "only the owner may do this"}
 
 
+def path_int(request: Request, name: str) -> int | None:
+    """A path parameter that must be a (bounded) non-negative integer; None otherwise."""
+    raw = str(request.path_params.get(name, ""))
+    return int(raw) if raw.isdigit() and len(raw) <= 12 else None
+
+
+def with_cookie(cookie: Response, data: dict[str, Any], status: int = 200) -> JSONResponse:
+    """An answer carrying the cookie ``cookie`` was given (a player made by this request)."""
+    res = JSONResponse(data, status_code=status)
+    res.raw_headers.extend((k, v) for k, v in cookie.raw_headers if k == b"set-cookie")
+    return res
+
+
 class Clubs:
     """The clubs of a server: ``Clubs(store_of, players)``."""
 
@@ -61,6 +74,11 @@ class Clubs:
         if len(number) != NUMBER_LEN or not number.isdigit():
             return None
         return self.db.by_number(number)
+
+    def acting(self, request: Request, at_least: str) -> Asked | JSONResponse:
+        """The gate of a change: the ``club_act`` rate of the address first, then :meth:`member`."""
+        refused = self.players.limits.check("club_act", request)
+        return refused if refused is not None else self.member(request, at_least)
 
     def member(self, request: Request, at_least: str = "member") -> Asked | JSONResponse:
         """The gate: the asking player's role in the club ``{n}`` of the path, if it is ``at_least`` (``member``,

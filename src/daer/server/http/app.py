@@ -30,6 +30,10 @@ from daer.engine.record import RecordError
 from daer.rules import preset_names
 from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
+from daer.server.clubs.access import Clubs
+from daer.server.clubs.live import ClubHub
+from daer.server.clubs.routes import club_routes
+from daer.server.clubs.tables import ClubTables
 from daer.server.http.answers import Answers
 from daer.server.http.invites import invite_page
 from daer.server.http.pwa import pwa_routes
@@ -130,6 +134,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     lim = limits or Limits()
     answers = Answers()
     players = Players(lambda: manager().store, lim)
+    clubs = Clubs(lambda: manager().store, players)
+    hub = ClubHub(lambda: manager().store)
+    tables = ClubTables(clubs, lambda: manager(), hub)  # noqa: PLW0108 (manager is defined below)
     proxies = parse_proxies(lim.trusted_proxies)
 
     def manager() -> RoomManager:
@@ -150,6 +157,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         freeze_after_restore(gc_mode)
         watch_gc()
         ops.started(manager())
+        manager().listeners.append(tables.room_changed)
+        hub.start()
         store.writer.on_fail = manager().store_failed
         store.writer.start()  # from now on: one commit per loop tick, frames sent after it (daer.store.writer)
         sweeper = asyncio.create_task(sweep_forever(manager(), lim))
@@ -161,6 +170,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         yield
         sweeper.cancel()
         keeper.cancel()
+        hub.stop()
         young.stop()
         if not manager().draining:
             manager().drain()
@@ -248,9 +258,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             answers.put(key, answer)
         return players.seated_answer(request, answer, room.code, seat, body.name)
 
-    def _room(request: Request) -> Room | JSONResponse:
+    def _room(request: Request, code: str | None = None) -> Room | JSONResponse:
         try:
-            room = manager().get(str(request.path_params["code"]))
+            room = manager().get(code if code is not None else str(request.path_params["code"]))
         except RoomError as exc:  # "moved": another worker holds the room (asked to hand it over) — retry
             if exc.code != "moved":
                 raise
@@ -269,19 +279,26 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         body = _decode_body(data, JoinBody)
         if isinstance(body, JSONResponse):
             return body
-        key = ("join", str(request.path_params["code"]).strip().upper(), address_of(request), body.rid or "")
+        code = str(request.path_params["code"]).strip().upper()
+        if 3 <= len(code) <= 16 and tables.club_of(code) is not None:
+            return _err(403, "club_table", "这是亲友圈的牌桌：请从亲友圈页面坐下",
+                        "this is a club's table: sit down from the club's page")
+        return await _join(request, code, body.name.strip() or players.nickname(request), body.rid)
+
+    async def _join(request: Request, code: str, name: str, rid_: str | None = None) -> Response:
+        """Take a seat of room ``code`` for the asking person (the room API's join and a club table's 坐下)."""
+        key = ("join", code, address_of(request), rid_ or "")
         async with answers.turn(key):  # a double tap's second request waits for the first's answer
-            if body.rid is not None and (first := answers.get(key)) is not None:
+            if rid_ is not None and (first := answers.get(key)) is not None:
                 return JSONResponse(first)
-            room = _room(request)
+            room = _room(request, code)
             if isinstance(room, JSONResponse):
                 return room
-            rid = None if body.rid is None else request_key("join", address_of(request), body.rid)
+            rid = None if rid_ is None else request_key("join", address_of(request), rid_)
             try:
                 # a repeat whose answer another worker (or this one before a restart) gave
                 again = room.rejoin(rid) if rid is not None else None
-                seat, token = again if again is not None else room.join(
-                    body.name.strip() or players.nickname(request), rid=rid)
+                seat, token = again if again is not None else room.join(name, rid=rid)
             except LeaseLost:
                 return _moved_response()
             except RoomError as exc:
@@ -293,9 +310,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
                 return _err(503, "store", "服务器保存失败，请重试", "the server could not store the seat; try again")
             log.info("seat joined", extra=ctx("seat_joined", room=room.code, seat=seat))
             answer = {"code": room.code, "seat": seat, "token": token}
-            if body.rid is not None:
+            if rid_ is not None:
                 answers.put(key, answer)
-            return players.seated_answer(request, answer, room.code, seat, body.name)
+            return players.seated_answer(request, answer, room.code, seat, name)
 
     async def room_info(request: Request) -> Response:
         refused = lim.check("lookup", request)
@@ -351,6 +368,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         return _err(404, "no_hand", "牌谱只能通过房间查看：/api/rooms/{房号}/hands/{局数}/record",
                     "records are reached through their room: /api/rooms/{code}/hands/{number}/record")
 
+    def _deleted(player_id: int, seats: list[tuple[str, int]]) -> None:
+        """A deleted account: live rooms rename its seats, and it leaves every club."""
+        manager().rename_seats(seats, GONE)
+        for club_id in clubs.db.left_everywhere(player_id):
+            hub.publish(club_id, "members")
+
     async def ws_endpoint(ws: WebSocket) -> None:
         """``/ws/{code}`` (the room's code in the URL, so a balancer can route by it) or ``/ws``."""
         address = address_of(ws)
@@ -373,7 +396,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         routes=[
             Route("/", page), Route("/r/{code}", room_page), Route("/replay/{code}/{number:int}", replay_page),
             Route("/favicon.ico", favicon),
-            *player_routes(players, lim, lambda seats: manager().rename_seats(seats, GONE)),
+            *player_routes(players, lim, _deleted),
+            *club_routes(clubs, lim, tables, hub, join_seat=_join,
+                        make_room=lambda: manager().live_count() < lim.max_rooms),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
             Route("/api/rooms/{code}/hands/{number:int}/record", record),

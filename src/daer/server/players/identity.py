@@ -170,6 +170,20 @@ class Players:
         self.db.link_seat(pid, code, seat)
         return pid
 
+    def touch(self, request: Request, response: Response) -> PlayerRow | None:
+        """The asking player, made now (cookie set on ``response``) for a person without one — the first touch
+        of a club — when the address's ``player`` rate allows (None: it does not)."""
+        player = self.current(request)
+        if player is not None:
+            return player
+        if self.limits.retry_after("player", address_of(request)) > 0:
+            return None
+        secret = new_secret()
+        self.db.create(default_nickname(), AVATARS[secrets.randbelow(len(AVATARS))], secret_hash(secret),
+                       how="club")
+        self.set_cookie(request, response, secret)
+        return self.db.by_session(secret_hash(secret))
+
     def nickname(self, request: Request) -> str:
         """The asking player's nickname, for a seat taken without a typed name ("" for a stranger)."""
         player = self.current(request)

@@ -63,8 +63,10 @@ def me_json(players: Players, player: PlayerRow) -> dict[str, Any]:
             "avatars": list(AVATARS), "nickname_max": NICK_MAX}
 
 
-def player_routes(players: Players, limits: Limits, on_delete: Callable[[list[tuple[str, int]]], None]) -> list[Route]:
-    """The routes; ``on_delete`` gets the seats a deleted player's name left (live rooms rename them too)."""
+def player_routes(players: Players, limits: Limits,
+                  on_delete: Callable[[int, list[tuple[str, int]]], None]) -> list[Route]:
+    """The routes; ``on_delete`` gets a deleted player's id and the seats their name left (live rooms rename them
+    too; their clubs let them go)."""
 
     def asking(request: Request) -> PlayerRow | JSONResponse:
         return players.asking(request, limits)
@@ -134,7 +136,7 @@ def player_routes(players: Players, limits: Limits, on_delete: Callable[[list[tu
         if body.confirm != "删除":
             return err(400, "not_confirmed", "请输入“删除”确认注销", 'type "删除" to confirm the deletion')
         seats = players.db.delete(player.id)
-        on_delete(seats)
+        on_delete(player.id, seats)
         res = JSONResponse({"deleted": True, "seats_renamed": len(seats)})
         players.clear_cookie(request, res)
         return res

@@ -72,6 +72,8 @@ class RoomConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     """Spectators allowed (观战); the host may change it (``watch`` / ``nowatch``)."""
     pace: Short = "normal"
     """节奏: ``fast`` / ``normal`` / ``slow`` (:data:`PACES`), the bots' pace and the claim window's length."""
+    fill: bool = True
+    """Bots fill the empty seats when the host starts (False: the match starts only with every seat taken)."""
 
 
 def pace_factor(cfg: RoomConfig) -> float:

@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections import Counter
+from collections.abc import Callable
 
 import msgspec
 
@@ -66,6 +67,8 @@ class RoomManager:
         """Set by :meth:`drain`: no room is taken any more."""
         self.renewed = time.monotonic()
         """When the leases were last renewed (past ``ttl`` without a renewal this process serves nothing)."""
+        self.listeners: list[Callable[[Room], None]] = []
+        """Told when a served room's seats or status changed or a hand ended (the clubs' live pages)."""
 
     @property
     def worker(self) -> str:
@@ -93,6 +96,7 @@ class RoomManager:
         self._pop(code)
         self.rooms[code] = room
         room.on_status = self._recount
+        room.on_change = self._changed
         self._recount(room)
 
     def _pop(self, code: str) -> Room | None:
@@ -100,8 +104,16 @@ class RoomManager:
         room = self.rooms.pop(code, None)
         if room is not None:
             room.on_status = None
+            room.on_change = None
             self._recount(room)
         return room
+
+    def _changed(self, room: Room) -> None:
+        for listener in self.listeners:
+            try:
+                listener(room)
+            except Exception:
+                log.exception("room listener failed for %s", room.code)
 
     def _recount(self, room: Room) -> None:
         """Count ``room`` as live if it is in memory and waiting, playing or between hands, else not."""
@@ -117,8 +129,9 @@ class RoomManager:
                 del self._made[creator]
 
     def create(self, cfg: RoomConfig, name: str, *, creator: str = "", rid: str | None = None,
-               at_most: int | None = None) -> tuple[Room, int, str]:
-        """A new room with its creator at seat 0 (the host); returns (room, seat, token).  ``rid``: the
+               at_most: int | None = None, seated: bool = True) -> tuple[Room, int, str]:
+        """A new room with its creator at seat 0 (the host); returns (room, seat, token).  ``seated=False``: every
+        seat empty (a club's standing table waiting for its players; the token given is no seat's).  ``rid``: the
         request's key (:func:`~daer.server.table.rooms.request_key`), stored with the room (:meth:`recreate`).
 
         Everything is checked before anything is stored: a refused room leaves no row behind.
@@ -141,15 +154,17 @@ class RoomManager:
         room = Room(match, self.store, port, bot_delay=self.bot_delay, claim_window=self.claim_window,
                     creator=creator)
         token = secrets.token_urlsafe(18)
-        host, holder = room.seats[0], token_hash(token)
-        host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", holder
+        holder = token_hash(token)
+        if seated:
+            host = room.seats[0]
+            host.kind, host.name, host.token_hash = "human", name[:24] or "玩家1", holder
         try:
             self.store.create_room(code=code, created_at=time.time(), config=msgspec.json.encode(cfg).decode(),
                                    scores=msgspec.json.encode(match.scores).decode(), dealer=0,
                                    seats=[s.row() for s in room.seats], deal_seed=first.seed,
                                    owner=owner, ttl=self.leases.ttl,
                                    creator=address_key(creator) if creator else None,
-                                   reply=None if rid is None else taken_mark(rid, 0, holder),
+                                   reply=None if rid is None or not seated else taken_mark(rid, 0, holder),
                                    at_most=None if self.leases.sole or not creator else at_most)
         except Exception as exc:
             # the same request reached another worker at the same instant and its room was stored first (the

@@ -387,6 +387,10 @@ class Match(Together):
                                              id=msg.id, v=self.version))
             if self.status != "waiting":
                 return Outcome(reply=p.error("started", "已经开始了", "already started", id=msg.id, v=self.version))
+            if not self.config.fill and any(s.kind == "empty" for s in self.seats):
+                return Outcome(reply=p.error("not_full", "这桌不用机器人补位：等人坐满再开始",
+                                             "this table has no bots: start once every seat is taken",
+                                             id=msg.id, v=self.version))
             for s in self.seats:
                 if s.kind == "empty":
                     s.kind, s.name = "bot", f"机器人{s.seat + 1}"

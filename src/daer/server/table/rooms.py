@@ -110,6 +110,8 @@ class Room:
         """Told after anything that may have changed the match's status (the manager's count of live rooms)."""
         self.told: str | None = None
         """The status :attr:`on_status` was last told of by :meth:`perform` (told again only once it changed)."""
+        self.on_change: Callable[[Room], None] | None = None
+        """Told after a step that changed who sits where, the status, or ended a hand (a club page shows it)."""
 
     # -- the match's state, read (and, for scripts and tests, set) through the room ---------------------
     @property
@@ -210,9 +212,13 @@ class Room:
                     raise
                 raise RoomError("store", "服务器保存失败，动作未生效，请重试",
                                 "the server could not store the action; nothing changed, try again") from exc
-        if self.on_status is not None and m.status != self.told:  # the manager's count changes only with it
+        status_changed = m.status != self.told
+        if self.on_status is not None and status_changed:  # the manager's count changes only with it
             self.told = m.status
             self.on_status(self)
+        if self.on_change is not None and (out.ended or status_changed or any(
+                getattr(w, "seats", None) for w in out.writes)):
+            self.on_change(self)
         self._log(out)
         for s in out.sends:
             self.broadcast(s.since, only=s.only, seen=s.seen)
