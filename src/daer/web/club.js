@@ -39,7 +39,7 @@ function inviteBox(t) {
   if (!others.length) return null;
   const who = h("select", { id: `invitewho-${t.code}`, "aria-label": w("inviteWho") },
     others.map((m) => h("option", { value: m.id }, m.nickname)));
-  return h("details", { class: "invitebox" }, h("summary", {}, w("inviteTo")),
+  return h("details", { class: "invitebox", id: `invitebox-${t.code}` }, h("summary", {}, w("inviteTo")),
     h("div", { class: "row" }, who, h("button", { class: "inviteseat", onclick: guard(async () => {
       await post(`/api/clubs/${C.n}/seat-invites`, { to: +who.value, room: t.code }); toast(w("inviteSent")); }) }, w("inviteTo"))));
 }
@@ -91,7 +91,7 @@ function memberActions(m) {
     out.push(act("danger", w("ban"), `members/${m.id}/ban`, {}, w("confirmBan", { n: m.nickname })));
   }
   if (!out.length) return null;
-  return h("details", { class: "manage" }, h("summary", { "aria-label": `${w("manage")} ${m.nickname}` }, w("manage")),
+  return h("details", { class: "manage", id: `manage-${m.id}` }, h("summary", { "aria-label": `${w("manage")} ${m.nickname}` }, w("manage")),
     h("div", { class: "btnrow" }, out));
 }
 
@@ -174,8 +174,15 @@ function head() {
 export function draw() {
   if (C.gone || !C.data) return;
   document.title = `大贰 · ${C.data.name}`;
+  // a live redraw keeps what the player opened, where they scrolled and the field they were in
+  const open = [...C.$app.querySelectorAll("details[open][id]")].map((d) => d.id);
+  const focused = document.activeElement?.id;
+  const y = window.scrollY;
   C.$app.replaceChildren(bar("/clubs", w("back"), w("num", { n: C.n }), () => { draw(); }), head(), tabs(),
     h("div", { id: "tabpanel", role: "tabpanel", "aria-labelledby": `tabbtn-${C.tab}` }, TAB_DRAW[C.tab]()));
+  for (const id of open) document.getElementById(id)?.setAttribute("open", "");
+  if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+  window.scrollTo(0, y);
 }
 
 function out(data, first) {

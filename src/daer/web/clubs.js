@@ -42,7 +42,9 @@ async function invite(secret) {
     h("p", {}, h("button", { class: "primary wide", id: "joininvite", onclick: guard(async () => {
       const j = await post("/api/clubs/join", { secret });
       history.replaceState(null, "", `/club/${j.number}`);
-      start();
+      // an invite link opened while /clubs is already open changes only the #fragment
+window.addEventListener("hashchange", () => { if (location.pathname.startsWith("/clubs")) start(); });
+start();
     }) }, w("join"))));
 }
 
@@ -86,4 +88,6 @@ async function start() {
   document.title = `大贰 · ${w("clubs")}`;
   await clubsPage();
 }
+// an invite link opened while /clubs is already open changes only the #fragment
+window.addEventListener("hashchange", () => { if (location.pathname.startsWith("/clubs")) start(); });
 start();
