@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from serving import TEST_LIMITS, Client, get, post
 from sqlalchemy import create_engine, text
@@ -250,6 +251,45 @@ def test_two_balancers_with_peers_count_an_address_once(cluster: dict[str, Any],
     finally:
         for pid in pids:
             local.stop_pid(pid)
+
+
+def test_a_club_page_on_either_worker_hears_of_a_seat_taken_on_the_other(cluster: dict[str, Any]) -> None:
+    """Issue 20 item 4: the seat is taken on the worker the balancer sends the table's code to; a club page
+    open on each worker hears of it (one of them through PostgreSQL's LISTEN/NOTIFY)."""
+    from test_club_live import Stream
+
+    def device(url: str) -> httpx.Client:
+        return httpx.Client(base_url=url, headers={"content-type": "application/json"}, timeout=10)
+
+    owner, friend = device(cluster["url"]), device(cluster["url"])
+    number = owner.post("/api/clubs", json={"name": "两台机器"}).json()["number"]
+    assert owner.post(f"/api/clubs/{number}/templates", json={"name": "桌", "config": {"timer": 0}}).status_code == 201
+    secret = owner.post(f"/api/clubs/{number}/invites", json={"hours": 1, "uses": 3}).json()["url"].split("=", 1)[1]
+    assert friend.post("/api/clubs/join", json={"secret": secret}).status_code == 200
+    streams = []
+    for w in cluster["workers"]:  # the friend's page, once on each worker (the same player: the cookie is shared)
+        page = device(w["url"])
+        page.cookies.update(friend.cookies)
+        stream = Stream(page, number)
+        stream.wait_for("hello")
+        streams.append(stream)
+    code = owner.get(f"/api/clubs/{number}").json()["tables"][0]["code"]
+    deadline = time.monotonic() + 20
+    while True:  # the table may be moving to the worker its code hashes to
+        res = owner.post(f"/api/clubs/{number}/tables/{code}/sit", json={})
+        if res.status_code == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert res.status_code == 200, res.text
+    for stream in streams:
+        stream.wait_for("tables")
+    owners = _owners(cluster)
+    assert owners[code] is not None  # a worker serves the table now; both pages heard of it
+    seen = [device(w["url"]) for w in cluster["workers"]]
+    for page in seen:
+        page.cookies.update(friend.cookies)
+        table = page.get(f"/api/clubs/{number}").json()["tables"][0]
+        assert table["code"] == code and table["seats"][0]["kind"] == "human"
 
 
 def test_kill_9_a_worker_mid_hand_then_drain_the_other(cluster: dict[str, Any]) -> None:

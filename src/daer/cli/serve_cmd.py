@@ -107,6 +107,9 @@ def serve(
     signin_link_rate: Annotated[str, typer.Option(help="每个地址每分钟生成登录链接数/突发 second-device links made per "
                                                        "minute per address/burst")]
     = _fmt(DEFAULT_RATES["signin_link"]),
+    club_rate: Annotated[str, typer.Option(help="每个地址每分钟新建亲友圈数/突发 clubs made per minute per "
+                                                "address/burst (invites, requests and other club changes keep "
+                                                "their own rates)")] = _fmt(DEFAULT_RATES["club_new"]),
     other_rate: Annotated[str, typer.Option(help="其他受限请求 other limited requests per minute/burst")]
     = _fmt(_DEF.default_rate),
     max_rooms: Annotated[int, typer.Option(min=1, help="进行中房间上限 live rooms in all")] = _DEF.max_rooms,
@@ -185,7 +188,7 @@ def serve(
     except ValueError as exc:
         raise typer.BadParameter(f"--trusted-proxy: {exc}") from exc
     limits = Limits(
-        rates={"create": _rate(create_rate), "join": _rate(join_rate), "lookup": _rate(lookup_rate),
+        rates={**DEFAULT_RATES, "club_new": _rate(club_rate), "create": _rate(create_rate), "join": _rate(join_rate), "lookup": _rate(lookup_rate),
                "score": _rate(score_rate), "player": _rate(player_rate), "signin": _rate(signin_rate),
                "signin_link": _rate(signin_link_rate)},
         default_rate=_rate(other_rate), max_rooms=max_rooms, max_rooms_per_address=max_rooms_per_address,

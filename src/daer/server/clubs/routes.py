@@ -35,6 +35,8 @@ MEMBER_CAP = 500
 OWNED_MAX = 5
 """Clubs one player may own."""
 MIN_HANDS = (0, 1000)
+PAGES_MAX = 8
+"""Live pages (event streams) one player may hold open on one club, per worker."""
 HEARTBEAT = 25.0
 """Seconds between two keep-alive lines of a club page's event stream (each marks the member online and checks
 their role again)."""
@@ -127,8 +129,8 @@ def club_routes(clubs: Clubs, limits: Limits, tables: ClubTables, hub: ClubHub, 
                 "config": msgspec.json.decode(club.config), "role": asked.role, "me": pid,
                 "min_hands": club.min_hands, "member_cap": club.member_cap, "members": members,
                 "tables": tlist, "templates": templates, "seat_invites": clubs.db.seat_invites(club.id, pid),
-                "requests": clubs.db.requests(club.id) if admin else [], "invites": clubs.db.invites(club.id) if admin else [],
-                "bans": clubs.db.bans(club.id) if admin else []}
+                "requests": clubs.db.requests(club.id) if admin else [],
+                "invites": clubs.db.invites(club.id) if admin else [], "bans": clubs.db.bans(club.id) if admin else []}
 
     async def page(_request: Request) -> Response:
         return FileResponse(str(resources.files("daer") / "web" / "clubs.html"))
@@ -291,11 +293,19 @@ def club_routes(clubs: Clubs, limits: Limits, tables: ClubTables, hub: ClubHub, 
         if isinstance(asked, JSONResponse):
             return asked
         club_id, pid = asked.club.id, asked.player.id
-        sub = hub.subscribe(club_id, pid)
-        clubs.db.seen(club_id, pid)
-        hub.publish(club_id, "online")
+        address = address_of(request)
+        if sum(s.player_id == pid for s in hub.subs.get(club_id, ())) >= PAGES_MAX:
+            return err(429, "too_many_pages", f"同一个亲友圈最多同时打开 {PAGES_MAX} 个页面",
+                       f"at most {PAGES_MAX} open pages of one club")
 
         async def stream() -> AsyncIterator[str]:
+            # counted as a connection of the address only once the stream runs (released when it ends)
+            if not limits.conns.acquire(address):
+                yield 'data: {"kind": "too_many_conns"}\n\n'
+                return
+            sub = hub.subscribe(club_id, pid)
+            clubs.db.seen(club_id, pid)
+            hub.publish(club_id, "online")
             try:
                 yield "retry: 3000\n\n" + 'data: {"kind": "hello"}\n\n'
                 while True:
@@ -314,6 +324,7 @@ def club_routes(clubs: Clubs, limits: Limits, tables: ClubTables, hub: ClubHub, 
                         yield f"data: {msgspec.json.encode({'kind': kinds}).decode()}\n\n"
             finally:
                 hub.unsubscribe(sub)
+                limits.conns.release(address)
                 hub.publish(club_id, "online")
 
         return StreamingResponse(stream(), media_type="text/event-stream",

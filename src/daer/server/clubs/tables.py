@@ -90,6 +90,8 @@ class ClubTables:
         templates = self.clubs.db.templates(club.id)
         status = {t["code"]: t["status"] for t in tables_view(self.clubs.db.engine,
                                                                [t["room"] for t in templates if t["room"]])}
+        served = self.manager_of().rooms
+        status.update({code: served[code].status for code in status if code in served})  # newer than the store
         for t in templates:
             code = t["room"]
             if code is not None and status.get(code) in LIVE:
@@ -125,8 +127,11 @@ class ClubTables:
         names = {t["room"]: {"id": t["id"], "name": t["name"]} for t in templates if t["room"]}
         adhoc = [c for c in self.clubs.db.rooms_of(club.id) if c not in names and self.club_of(c) == (club.id, None)]
         rows = tables_view(self.clubs.db.engine, [*names, *adhoc])
+        served = self.manager_of().rooms
         tables = []
         for r in rows:
+            if r["code"] in served:  # this worker serves the room: its memory is newer than the store
+                r["status"] = served[r["code"]].status
             if r["status"] not in LIVE:
                 continue
             cfg = msgspec.json.decode(r["config"])
