@@ -209,16 +209,34 @@ def _shoot(page: Page, name: str) -> None:
         page.screenshot(path=str(DOCS / name), full_page=False)
 
 
+def _nickname(page: Page, name: str) -> None:
+    status = page.evaluate("""n => fetch('/api/me', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({nickname: n})}).then(r => r.status)""", name)
+    assert status == 200
+
+
+def _rows(page: Page, selector: str) -> dict[str, int]:
+    """A sheet's rows: the name in each row's header cell → the number in its first [data-points] cell."""
+    got = page.evaluate("""s => [...document.querySelectorAll(s)].map(tr => [tr.querySelector('th').textContent,
+        tr.querySelector('[data-points]').dataset.points])""", selector)
+    return {name: int(x) for name, x in got}
+
+
 def test_a_club_match_shows_in_everyones_records_the_settle_up_and_the_leaderboard(browser: Any, base: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     errors: list[str] = []
     owner_ctx, friend_ctx = browser.new_context(**PHONE), browser.new_context(**PHONE)
     owner = _page(owner_ctx, errors)
     n = _create_club(owner, base, "周五牌局", "一局定输赢")
+    _nickname(owner, "老张")
     _add_template(owner, "泸州 1 局")
+    owner.fill("#setminhands", "1")  # one hand ranks on this club's leaderboard
+    owner.click("#savesettings")
+    owner.wait_for_function("() => document.getElementById('setstatus')?.textContent === '已保存'")
     link = _invite_link(owner)
     friend = _page(friend_ctx, errors)
     _join_by_invite(friend, link, "周五牌局")
+    _nickname(friend, "小李")
 
     # both sit at the standing table (one tap each lands in the room, seated), the owner starts, bots fill
     owner.click("#tabbtn-tables")
@@ -234,38 +252,35 @@ def test_a_club_match_shows_in_everyones_records_the_settle_up_and_the_leaderboa
     owner.click("#start")
     play_to_settlement(owner)  # the friend's seat is played by 托管 when its one-second timer runs out
     friend.wait_for_selector("#settlement", timeout=120_000)
-    totals = owner.evaluate("""() => [...document.querySelectorAll('#settlement [data-total]')]
-        .map(e => +e.dataset.total)""")
-    assert totals, "the settlement shows each seat's total"
+    room = _fetch(owner, f"/api/rooms/{code}")["body"]["room"]
+    points = {s["name"]: int(s["score"]) for s in room["seats"]}
+    assert {"老张", "小李"} <= set(points) and sum(points.values()) == 0, points
 
     if not _records_ready(owner, n):
         pytest.skip("the 战绩 endpoints (GET /api/clubs/{n}/records, settle, leaderboard, /api/me/records) are not "
                     "on main yet: the rest of this test waits for them")
-    room = _fetch(owner, f"/api/rooms/{code}")["body"]["room"]
-    points = {s["name"]: s["score"] for s in room["seats"]}
-    for page in (owner, friend):
+    for page, name in ((owner, "老张"), (friend, "小李")):  # 我的 · 战绩
         page.goto(f"{base}/me")
-        page.wait_for_selector("#myrecords, #nomine")
+        page.wait_for_selector("#myrecords")
         assert page.locator("#myrecords tbody tr").count() == 1
-    owner_pts = next(iter(v for k, v in points.items() if k == owner.inner_text("#shownick")))
-    assert int(owner.get_attribute("#mytotal", "data-points") or "x") == owner_pts
-
+        assert int(page.get_attribute("#mytotal-points", "data-points") or "") == points[name]
     friend.goto(f"{base}/club/{n}#records")
     friend.wait_for_selector("#recordstable")
-    shown = {r["name"]: int(r["points"]) for r in friend.evaluate("""() => [...document.querySelectorAll(
-        '#recordstable tbody tr')].map(tr => ({name: tr.querySelector('th').textContent,
-        points: tr.querySelector('[data-points]').dataset.points}))""")}
-    for name, pts in shown.items():
-        assert points[name] == pts
+    shown = _rows(friend, "#recordstable tbody tr")
+    assert shown == {"老张": points["老张"], "小李": points["小李"]}
     _shoot(friend, "club-records.png")
     friend.click("#tabbtn-settle")
-    friend.wait_for_selector("#nets")
-    paid = sum(int(x) for x in friend.eval_on_selector_all("#transfers [data-amount]",
-                                                         "els => els.map(e => e.dataset.amount)"))
-    assert paid == sum(v for v in points.values() if v > 0)
+    friend.wait_for_selector("#nets-points")
+    assert _rows(friend, "#nets-points tbody tr") == shown
+    pays = friend.evaluate("""() => [...document.querySelectorAll('#transfers-points [data-amount]')].map(e =>
+        [e.dataset.from, e.dataset.to, +e.dataset.amount])""")
+    for name in ("老张", "小李"):  # what each receives less what each pays is their net
+        pid = friend.get_attribute(f"#nets-points tr:has(th:text-is('{name}'))", "data-player")
+        assert sum(a for f, t, a in pays if t == pid) - sum(a for f, t, a in pays if f == pid) == points[name]
     _shoot(friend, "club-settle.png")
     friend.click("#tabbtn-board")
-    friend.wait_for_selector("#minhands")
+    friend.wait_for_selector("#board")
+    assert _rows(friend, "#board tbody tr") == shown
 
     # the friend's second device (the one-time link of 我的) sees the same history
     friend.goto(f"{base}/me")
@@ -276,6 +291,7 @@ def test_a_club_match_shows_in_everyones_records_the_settle_up_and_the_leaderboa
     second.goto(friend.input_value("#linkurl"))
     second.wait_for_selector("#myrecords")
     assert second.locator("#myrecords tbody tr").count() == 1
+    assert int(second.get_attribute("#mytotal-points", "data-points") or "") == points["小李"]
     assert errors == []
     for ctx in (owner_ctx, friend_ctx, second_ctx):
         ctx.close()

@@ -48,41 +48,53 @@ function sheet(id, title, path, render, list, key) {
 
 const numCell = (x, money, cls = "") => h("td", { class: `num ${tone(x)} ${cls}`, "data-points": x }, signed(x, money));
 
+// 战绩: {members: [{player, nickname, hands, wins, points, money (分), money_hands}]}; a money column when any
+// member played for money
 function recordsRows(d) {
-  const rows = d.rows ?? d.members ?? d.records ?? [];
-  if (!rows.length) return h("p", { class: "muted", id: "norecords" }, w("noRecords"));
+  const rows = d.members ?? d.rows ?? [];
+  if (!rows.some((r) => r.hands)) return h("p", { class: "muted", id: "norecords" }, w("noRecords"));
+  const money = rows.some((r) => r.money_hands);
   return h("div", { class: "scrollx" }, h("table", { class: "sheet", id: "recordstable" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("member")), h("th", { scope: "col", class: "num" }, w("handsCol")),
-      h("th", { scope: "col", class: "num" }, w("wins")), h("th", { scope: "col", class: "num" }, w("points")))),
-    h("tbody", {}, rows.map((r) => h("tr", { "data-player": r.player ?? r.id ?? "" }, h("th", { scope: "row", class: "nm" }, nameOf(r)),
-      h("td", { class: "num" }, String(r.hands ?? 0)), h("td", { class: "num" }, String(r.wins ?? 0)), numCell(r.points ?? 0, d.money))))));
+      h("th", { scope: "col", class: "num" }, w("wins")), h("th", { scope: "col", class: "num" }, w("points")),
+      money ? h("th", { scope: "col", class: "num" }, w("yuan")) : null)),
+    h("tbody", {}, rows.map((r) => h("tr", { "data-player": r.player ?? "" }, h("th", { scope: "row", class: "nm" }, nameOf(r)),
+      h("td", { class: "num" }, String(r.hands ?? 0)), h("td", { class: "num" }, String(r.wins ?? 0)), numCell(r.points ?? 0, false),
+      money ? numCell(r.money ?? 0, true, "money") : null)))));
 }
 
-function settleRows(d) {
-  const nets = d.nets ?? d.rows ?? [];
-  const money = d.money;
-  if (!nets.length) return h("p", { class: "muted", id: "norecords" }, w("noRecords"));
-  const names = new Map(nets.map((r) => [r.player ?? r.id, nameOf(r)]));
-  const who = (x, name) => name ?? names.get(x) ?? String(x);
-  const transfers = d.transfers ?? [];
-  return h("div", {},
-    h("table", { class: "sheet", id: "nets" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("member")), h("th", { scope: "col", class: "num" }, w("net")))),
-      h("tbody", {}, nets.map((r) => h("tr", { "data-player": r.player ?? r.id ?? "" }, h("th", { scope: "row", class: "nm" }, nameOf(r)), numCell(r.net ?? r.points ?? 0, money))))),
+// 结算: {sheets: {money?: {nets, others, transfers}, points?: {…}}}, money (分) first; "from"/"to" null is the
+// others' share (bots, unlinked seats, former members), named by the server
+function settleSheet(unit, sh, both) {
+  const money = unit === "money";
+  const who = (id, name) => name ?? String(id);
+  return h("div", { class: "settlesheet", "data-unit": unit }, both ? h("h3", {}, w(money ? "yuan" : "points")) : null,
+    h("table", { class: "sheet nets", id: `nets-${unit}` }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("member")), h("th", { scope: "col", class: "num" }, w("net")))),
+      h("tbody", {}, sh.nets.map((r) => h("tr", { "data-player": r.player ?? "" }, h("th", { scope: "row", class: "nm" }, nameOf(r)), numCell(r.net, money))))),
     h("h3", {}, w("transfers")),
-    transfers.length ? h("ul", { class: "plain transfers", id: "transfers" }, transfers.map((t) => h("li", { class: "transfer", "data-amount": t.amount },
-      w("pays", { a: who(t.from, t.from_name), b: who(t.to, t.to_name), x: amount(t.amount, money) }))))
-      : h("p", { class: "muted", id: "notransfers" }, w("noTransfers")));
+    sh.transfers.length ? h("ul", { class: "plain transfers", id: `transfers-${unit}` }, sh.transfers.map((t) =>
+      h("li", { class: "transfer", "data-from": t.from ?? "", "data-to": t.to ?? "", "data-amount": t.amount },
+        w("pays", { a: who(t.from, t.from_name), b: who(t.to, t.to_name), x: amount(t.amount, money) }))))
+      : h("p", { class: "muted" }, w("noTransfers")));
+}
+function settleRows(d) {
+  const units = ["money", "points"].filter((u) => d.sheets?.[u]);
+  if (!units.length) return h("p", { class: "muted", id: "norecords" }, w("noRecords"));
+  return h("div", { id: "nets" }, units.map((u) => settleSheet(u, d.sheets[u], units.length > 1)));
 }
 
+// 排行: {min_hands, unit, ranked: [{rank, player, nickname, hands, points, money}], unranked}
 function boardRows(d) {
-  const rows = d.rows ?? d.ranked ?? [];
+  const rows = d.ranked ?? [];
+  const money = d.unit === "money";
   const note = h("p", { class: "muted", id: "minhands" }, w("minHands", { n: d.min_hands ?? club().data.min_hands }));
   if (!rows.length) return h("div", {}, note, h("p", { class: "muted", id: "norecords" }, w("noRecords")));
   return h("div", {}, note, h("table", { class: "sheet", id: "board" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, w("rank")), h("th", { scope: "col" }, w("member")),
-      h("th", { scope: "col", class: "num" }, w("handsCol")), h("th", { scope: "col", class: "num" }, w("points")))),
-    h("tbody", {}, rows.map((r, i) => h("tr", { "data-player": r.player ?? r.id ?? "" }, h("td", { class: "num" }, String(r.rank ?? i + 1)),
-      h("th", { scope: "row", class: "nm" }, nameOf(r)), h("td", { class: "num" }, String(r.hands ?? 0)), numCell(r.points ?? 0, d.money))))));
+      h("th", { scope: "col", class: "num" }, w("handsCol")), h("th", { scope: "col", class: "num" }, w(money ? "yuan" : "points")))),
+    h("tbody", {}, rows.map((r, i) => h("tr", { "data-player": r.player ?? "" }, h("td", { class: "num" }, String(r.rank ?? i + 1)),
+      h("th", { scope: "row", class: "nm" }, nameOf(r)), h("td", { class: "num" }, String(r.hands ?? 0)),
+      numCell(money ? r.money : r.points, money))))));
 }
 
 export const recordsTab = () => sheet("records", w("tab_records"), "records", recordsRows);
@@ -99,7 +111,7 @@ function clubForm(opts) {
   const status = h("p", { class: "status", role: "status", id: "setstatus" });
   const save = guard(async () => {
     await post(`/api/clubs/${club().n}`, { name: name.value.trim(), notice: notice.value.trim(), config: rules.value(), min_hands: +minHands.value });
-    status.textContent = w("saved"); await refresh(); draw();
+    status.textContent = w("saved"); await refresh(false, true);
   });
   return h("div", { class: "panel", id: "clubform" }, h("h2", {}, w("settings")),
     h("label", { for: "setname" }, w("clubName")), name, h("label", { for: "setnotice" }, w("notice")), notice,
@@ -113,7 +125,7 @@ function templates(opts) {
     h("span", { class: "grow nm" }, t.name, h("span", { class: "muted" }, ` · ${rulesetInfo(optionsNow(), t.config?.rules ?? "").title} · ${w("handsN", { n: t.config?.hands ?? "" })}`)),
     h("button", { "data-deltpl": t.id, onclick: guard(async () => {
       if (!confirm(w("confirmDelTpl", { n: t.name }))) return;
-      await post(`/api/clubs/${club().n}/templates/${t.id}/delete`); await refresh(); draw(); }) }, w("del"))));
+      await post(`/api/clubs/${club().n}/templates/${t.id}/delete`); await refresh(false, true); }) }, w("del"))));
   const name = h("input", { id: "tplname", maxlength: 24 });
   const rules = rulesFields(opts, d.config || {}, "tpl");
   const pace = h("select", { id: "tplpace" }, (opts.bounds?.paces || ["fast", "normal", "slow"]).map((p) =>
@@ -121,7 +133,7 @@ function templates(opts) {
   const fill = h("input", { type: "checkbox", id: "tplfill", checked: true });
   const add = guard(async () => {
     await post(`/api/clubs/${club().n}/templates`, { name: name.value.trim(), config: { ...rules.value(), pace: pace.value, fill: fill.checked } });
-    toast(w("saved")); await refresh(); draw();
+    toast(w("saved")); await refresh(false, true);
   });
   return h("div", { class: "panel", id: "templates" }, h("h2", {}, w("templates")),
     list.length ? h("ul", { class: "plain", id: "templatelist" }, list) : null,

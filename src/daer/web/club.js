@@ -200,7 +200,9 @@ function out(data, first) {
 }
 
 // the club again: the newest answer wins (an older one still on its way is dropped)
-export async function refresh(first = false) {
+// (`redraw`: the player's own change, drawn whichever answer comes last, on any tab)
+export async function refresh(first = false, redraw = false) {
+  if (redraw) C.wantDraw = true;
   const seq = ++C.seq;
   const r = await get(`/api/clubs/${C.n}`);
   if (seq !== C.seq || C.gone) return;
@@ -208,7 +210,7 @@ export async function refresh(first = false) {
   if (!r.ok) { toast(errText(r.data)); return; }
   C.data = r.data;
   // a live change redraws what it changes, never a form being filled in (settings) or a sheet being read
-  if (first || C.tab === "tables" || C.tab === "members") draw();
+  if (first || C.wantDraw || C.tab === "tables" || C.tab === "members") { C.wantDraw = false; draw(); }
 }
 
 function listen() {
