@@ -222,7 +222,8 @@ def _rows(page: Page, selector: str) -> dict[str, int]:
     return {name: int(x) for name, x in got}
 
 
-def test_a_club_match_shows_in_everyones_records_the_settle_up_and_the_leaderboard(browser: Any, base: str) -> None:
+def test_a_club_match_shows_in_everyones_records_the_settle_up_and_the_leaderboard(
+        browser: Any, base: str, axe_source: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     errors: list[str] = []
     owner_ctx, friend_ctx = browser.new_context(**PHONE), browser.new_context(**PHONE)
@@ -269,6 +270,7 @@ def test_a_club_match_shows_in_everyones_records_the_settle_up_and_the_leaderboa
     shown = _rows(friend, "#recordstable tbody tr")
     assert shown == {"老张": points["老张"], "小李": points["小李"]}
     _shoot(friend, "club-records.png")
+    found = scan(friend, axe_source, "records with rows")
     friend.click("#tabbtn-settle")
     friend.wait_for_selector("#nets-points")
     assert _rows(friend, "#nets-points tbody tr") == shown
@@ -278,6 +280,8 @@ def test_a_club_match_shows_in_everyones_records_the_settle_up_and_the_leaderboa
         pid = friend.get_attribute(f"#nets-points tr:has(th:text-is('{name}'))", "data-player")
         assert sum(a for f, t, a in pays if t == pid) - sum(a for f, t, a in pays if f == pid) == points[name]
     _shoot(friend, "club-settle.png")
+    found += scan(friend, axe_source, "settle-up with rows")
+    assert found == [], "\n".join(found)
     friend.click("#tabbtn-board")
     friend.wait_for_selector("#board")
     assert _rows(friend, "#board tbody tr") == shown

@@ -54,7 +54,7 @@ function recordsRows(d) {
   const rows = d.members ?? d.rows ?? [];
   if (!rows.some((r) => r.hands)) return h("p", { class: "muted", id: "norecords" }, w("noRecords"));
   const money = rows.some((r) => r.money_hands);
-  return h("div", { class: "scrollx" }, h("table", { class: "sheet", id: "recordstable" },
+  return h("div", { class: "scrollx" }, h("table", { class: "clubsheet", id: "recordstable" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("member")), h("th", { scope: "col", class: "num" }, w("handsCol")),
       h("th", { scope: "col", class: "num" }, w("wins")), h("th", { scope: "col", class: "num" }, w("points")),
       money ? h("th", { scope: "col", class: "num" }, w("yuan")) : null)),
@@ -69,7 +69,7 @@ function settleSheet(unit, sh, both) {
   const money = unit === "money";
   const who = (id, name) => name ?? String(id);
   return h("div", { class: "settlesheet", "data-unit": unit }, both ? h("h3", {}, w(money ? "yuan" : "points")) : null,
-    h("table", { class: "sheet nets", id: `nets-${unit}` }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("member")), h("th", { scope: "col", class: "num" }, w("net")))),
+    h("table", { class: "clubsheet nets", id: `nets-${unit}` }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("member")), h("th", { scope: "col", class: "num" }, w("net")))),
       h("tbody", {}, sh.nets.map((r) => h("tr", { "data-player": r.player ?? "" }, h("th", { scope: "row", class: "nm" }, nameOf(r)), numCell(r.net, money))))),
     h("h3", {}, w("transfers")),
     sh.transfers.length ? h("ul", { class: "plain transfers", id: `transfers-${unit}` }, sh.transfers.map((t) =>
@@ -89,7 +89,7 @@ function boardRows(d) {
   const money = d.unit === "money";
   const note = h("p", { class: "muted", id: "minhands" }, w("minHands", { n: d.min_hands ?? club().data.min_hands }));
   if (!rows.length) return h("div", {}, note, h("p", { class: "muted", id: "norecords" }, w("noRecords")));
-  return h("div", {}, note, h("table", { class: "sheet", id: "board" },
+  return h("div", {}, note, h("table", { class: "clubsheet", id: "board" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, w("rank")), h("th", { scope: "col" }, w("member")),
       h("th", { scope: "col", class: "num" }, w("handsCol")), h("th", { scope: "col", class: "num" }, w(money ? "yuan" : "points")))),
     h("tbody", {}, rows.map((r, i) => h("tr", { "data-player": r.player ?? "" }, h("td", { class: "num" }, String(r.rank ?? i + 1)),

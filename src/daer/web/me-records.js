@@ -29,7 +29,7 @@ function list(d) {
   const charts = ["money", "points"].filter((u) => d.series?.[u]?.length).map((u) =>
     lineChart(d.series[u].map((p) => p.total), `${w("chart")}（${w(u === "money" ? "yuan" : "points")}）`));
   return [totals(d.totals, "money"), totals(d.totals, "points"), ...charts,
-    h("div", { class: "scrollx" }, h("table", { class: "sheet myrecords", id: "myrecords" },
+    h("div", { class: "scrollx" }, h("table", { class: "clubsheet myrecords", id: "myrecords" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("date")), h("th", { scope: "col" }, w("club")),
         h("th", { scope: "col" }, w("ruleset")), h("th", { scope: "col", class: "num" }, w("points")), h("th", { scope: "col" }, w("hu")),
         h("th", { scope: "col" }, w("replay")))),
