@@ -17,6 +17,8 @@ import pytest
 from serving import Client, Server
 from test_settlement_payload import play_hand
 
+from daer.server.clubs.routes import PAGES_MAX
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
@@ -132,8 +134,6 @@ def test_a_finished_match_at_a_standing_table_opens_the_next_one(server: Server)
 
 
 def test_a_player_holds_at_most_a_few_live_pages_of_one_club(server: Server) -> None:
-    from daer.server.clubs.routes import PAGES_MAX
-
     owner, _friend, number = club_with_friend(server)
     pages = [Stream(owner, number) for _ in range(PAGES_MAX)]
     for page in pages:

@@ -19,7 +19,11 @@ from daer.server.clubs.members import INVITES_MAX
 from daer.server.clubs.routes import NAME_MAX, NOTICE_MAX, OWNED_MAX
 from daer.server.clubs.tables import MAX_TEMPLATES
 from daer.server.players.identity import COOKIE
+from daer.server.protocol import Command, Error
+from daer.server.safety.bounds import RoomConfig, check_config
 from daer.server.safety.limits import Limits, Rate
+from daer.server.table.match import Match
+from daer.server.table.seating import Seat
 
 HIGH = Rate(100000, 100000)
 BUCKETS = ("create", "join", "lookup", "player", "signin", "signin_link", "me", "club_new", "club_invite",
@@ -29,8 +33,8 @@ BUCKETS = ("create", "join", "lookup", "player", "signin", "signin_link", "me", 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("clubs") / "daer.db"
-    app = create_app(f"sqlite:///{db}", bot_delay=0.0, limits=Limits(rates=dict.fromkeys(BUCKETS, HIGH), max_rooms=100_000,
-                                                               max_rooms_per_address=100_000))
+    limits = Limits(rates=dict.fromkeys(BUCKETS, HIGH), max_rooms=100_000, max_rooms_per_address=100_000)
+    app = create_app(f"sqlite:///{db}", bot_delay=0.0, limits=limits)
     with TestClient(app) as c:
         yield c
 
@@ -348,26 +352,24 @@ def test_a_seat_invite_reaches_only_the_invited_member(client: TestClient) -> No
     assert as_(client, w.who["victim"]).get(f"/api/clubs/{w.number}").json()["seat_invites"] == []
 
 
-def test_a_table_without_bots_starts_only_when_full() -> None:
-    from daer.server.protocol import Command
-    from daer.server.safety.bounds import RoomConfig
-    from daer.server.table.match import Match
-    from daer.server.table.seating import Seat
-
-    m = Match(code="T", config=RoomConfig(fill=False, timer=0), rules=__import__("daer.rules").rules.load_preset(
-        "luzhou") if False else __import__("daer.server.safety.bounds", fromlist=["check_config"]).check_config(
-        RoomConfig()), seats=[Seat(i) for i in range(4)], scores=[0] * 4)
+def test_a_table_without_bots_starts_only_once_every_seat_is_taken() -> None:
+    cfg = RoomConfig(fill=False, timer=0)
+    m = Match(code="T", config=cfg, rules=check_config(cfg), seats=[Seat(i) for i in range(4)], scores=[0] * 4)
     m.join("甲", "h" * 64)
     out = m.command(0, Command(id="s", name="start"), 0.0)
-    assert out.reply is not None and getattr(out.reply, "code", "") == "not_full"
+    assert isinstance(out.reply, Error) and out.reply.code == "not_full" and not out.writes
     assert m.status == "waiting" and [s.kind for s in m.seats].count("empty") == 3
+    for i in range(1, 4):
+        m.join(f"客{i}", str(i) * 64)
+    assert m.command(0, Command(id="t", name="start"), 0.0).writes and m.status == "playing"
 
 
 # -- bounds --------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("body", "code"), [
     ({"name": ""}, "bad_name"), ({"name": "x" * (NAME_MAX + 1)}, "bad_name"), ({"name": "a\u0000b"}, "bad_name"),
-    ({"name": "圈", "notice": "x" * (NOTICE_MAX + 1)}, "bad_notice"), ({"name": "圈", "notice": "\u202e"}, "bad_notice"),
-    ({"name": "圈", "config": {"rules": "../etc"}}, "bad_rules"), ({"name": "圈", "config": {"hands": 999}}, "bad_hands"),
+    ({"name": "圈", "notice": "x" * (NOTICE_MAX + 1)}, "bad_notice"),
+    ({"name": "圈", "notice": "\u202e"}, "bad_notice"), ({"name": "圈", "config": {"rules": "../etc"}}, "bad_rules"),
+    ({"name": "圈", "config": {"hands": 999}}, "bad_hands"),
     ({"name": "圈", "owner": 1}, "bad_request"), ({"name": 5}, "bad_request"),
 ])
 def test_a_bad_club_is_refused_with_a_reason_and_stores_nothing(client: TestClient, body: dict[str, Any],

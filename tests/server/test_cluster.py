@@ -23,6 +23,7 @@ import httpx
 import pytest
 from serving import TEST_LIMITS, Client, get, post
 from sqlalchemy import create_engine, text
+from test_club_live import Stream
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -256,8 +257,6 @@ def test_two_balancers_with_peers_count_an_address_once(cluster: dict[str, Any],
 def test_a_club_page_on_either_worker_hears_of_a_seat_taken_on_the_other(cluster: dict[str, Any]) -> None:
     """Issue 20 item 4: the seat is taken on the worker the balancer sends the table's code to; a club page
     open on each worker hears of it (one of them through PostgreSQL's LISTEN/NOTIFY)."""
-    from test_club_live import Stream
-
     def device(url: str) -> httpx.Client:
         return httpx.Client(base_url=url, headers={"content-type": "application/json"}, timeout=10)
 

@@ -188,7 +188,8 @@ def serve(
     except ValueError as exc:
         raise typer.BadParameter(f"--trusted-proxy: {exc}") from exc
     limits = Limits(
-        rates={**DEFAULT_RATES, "club_new": _rate(club_rate), "create": _rate(create_rate), "join": _rate(join_rate), "lookup": _rate(lookup_rate),
+        rates={**DEFAULT_RATES, "club_new": _rate(club_rate),
+               "create": _rate(create_rate), "join": _rate(join_rate), "lookup": _rate(lookup_rate),
                "score": _rate(score_rate), "player": _rate(player_rate), "signin": _rate(signin_rate),
                "signin_link": _rate(signin_link_rate)},
         default_rate=_rate(other_rate), max_rooms=max_rooms, max_rooms_per_address=max_rooms_per_address,

@@ -239,8 +239,8 @@ def member_routes(clubs: Clubs, limits: Limits, hub: ClubHub) -> list[Route]:
         if role == "owner" or (role == "admin" and asked.role != "owner"):
             return err(403, "not_owner", "只有群主可以移出管理员，群主不能被移出",
                        "only the owner may remove an admin; nobody removes the owner")
-        if ban and role is None and players.db.by_id(pid) is None:
-            return err(404, "no_player", "没有这个玩家", "no such player")
+        if ban and role is None and pid not in {r["player"] for r in clubs.db.requests(asked.club.id)}:
+            return err(404, "no_member", "只能禁止本圈成员或申请加入的人", "ban a member or someone asking to join")
         clubs.db.remove(asked.club.id, pid, ban_by=asked.player.id if ban else None)
         hub.publish(asked.club.id, "members")
         return JSONResponse({"id": pid, "removed": True, "banned": ban})
