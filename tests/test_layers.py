@@ -37,6 +37,7 @@ SERVER_LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for l
     "social",
     "table players",
     "serving",
+    "clubs",
     "http",
 ))
 """The sub-packages of :mod:`daer.server`, bottom first (its ``__init__`` only names the app, lazily)."""
