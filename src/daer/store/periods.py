@@ -20,6 +20,8 @@ CST = timezone(timedelta(seconds=OFFSET), "CST")
 """China Standard Time (UTC+8): the days, weeks, months and seasons of every period."""
 PERIODS = ("today", "yesterday", "week", "month", "season", "range")
 """What ``?period=`` may be (``range`` with ``from`` and ``to``)."""
+LEADER_PERIODS = ("week", "month", "season")
+"""The leaderboards' periods."""
 MAX_RANGE_DAYS = 400
 """The longest ``range`` (in days, both ends included)."""
 
@@ -80,4 +82,4 @@ def day_of(at: float) -> str:
     return datetime.fromtimestamp(at, CST).date().isoformat()
 
 
-__all__ = ["CST", "OFFSET", "MAX_RANGE_DAYS", "PERIODS", "PeriodError", "day_of", "period_bounds"]
+__all__ = ["CST", "LEADER_PERIODS", "MAX_RANGE_DAYS", "OFFSET", "PERIODS", "PeriodError", "day_of", "period_bounds"]

@@ -30,7 +30,7 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy.engine import Engine
 
 from daer.store.models import ClubMemberTable, ClubTable, PlayerTable, RecordTable
-from daer.store.periods import OFFSET, day_of, period_bounds
+from daer.store.periods import LEADER_PERIODS, OFFSET, day_of, period_bounds
 from daer.store.players import GONE
 from daer.store.settleup import fewest_transfers
 from daer.store.writer import Stmt, Writer
@@ -44,8 +44,6 @@ HISTORY_MAX = 200
 """The most rows of one page of a player's history."""
 SERIES_MAX = 400
 """The most points of a player's chart."""
-LEADER_PERIODS = ("week", "month", "season")
-"""The leaderboards' periods."""
 OTHERS_ZH, OTHERS_EN = "其他（机器人、未登录或已离开的座位）", "others (bots, unlinked seats, former members)"
 EXPORT_COLUMNS = ("at", "day", "room", "hand", "club", "rules", "seat", "kind", "name", "player", "points",
                   "money", "winner", "how", "hu", "mingtang", "replay")
@@ -318,5 +316,5 @@ def as_json(rows: Iterator[dict[str, Any]], head: dict[str, Any]) -> Iterator[st
     yield "]}"
 
 
-__all__ = ["EXPORT_COLUMNS", "GONE", "HISTORY_MAX", "LEADER_PERIODS", "HandRecord", "RecordStore", "SeatResult",
+__all__ = ["EXPORT_COLUMNS", "GONE", "HISTORY_MAX", "HandRecord", "RecordStore", "SeatResult",
            "as_csv", "as_json", "record_stmts", "replay_link"]

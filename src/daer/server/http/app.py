@@ -30,6 +30,8 @@ from daer.engine.record import RecordError
 from daer.rules import preset_names
 from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
+from daer.server.clubs.access import Clubs
+from daer.server.clubs.records import record_routes
 from daer.server.http.answers import Answers
 from daer.server.http.invites import invite_page
 from daer.server.http.pwa import pwa_routes
@@ -374,6 +376,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             Route("/", page), Route("/r/{code}", room_page), Route("/replay/{code}/{number:int}", replay_page),
             Route("/favicon.ico", favicon),
             *player_routes(players, lim, lambda seats: manager().rename_seats(seats, GONE)),
+            *record_routes(Clubs(lambda: manager().store, players), players, lim),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
             Route("/api/rooms/{code}/hands/{number:int}/record", record),
