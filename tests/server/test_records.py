@@ -60,7 +60,7 @@ def _records(store: Store, code: str) -> list[Any]:
 
 def test_a_finished_hand_records_every_seat_with_its_player_and_club_once(db_url: str) -> None:
     store = Store(db_url)
-    m = RoomManager(store, bot_delay=0.0)
+    m = RoomManager(store, bot_delay=0.0, sole=True)
     players, clubs = PlayerStore(store.engine), ClubStore(store.engine)
     owner = players.create("老张", "c1", "a" * 64)
     club = clubs.create(owner, "老张的圈", "", "{}", 500)
@@ -103,7 +103,7 @@ def test_a_finished_hand_records_every_seat_with_its_player_and_club_once(db_url
 
 def test_a_hand_over_but_not_booked_is_recorded_once_when_the_room_is_restored(db_url: str) -> None:
     store = Store(db_url)
-    m = RoomManager(store, bot_delay=0.0)
+    m = RoomManager(store, bot_delay=0.0, sole=True)
     room, _, _ = m.create(RoomConfig(timer=0, hands=1), "A")
     code = room.code
     try:
@@ -114,7 +114,7 @@ def test_a_hand_over_but_not_booked_is_recorded_once_when_the_room_is_restored(d
         with store.engine.begin() as conn:  # as if the process died between the last action and the booking
             conn.execute(update(HandTable).where(HandTable.room_code == code).values(finished=False, points=None))
             conn.execute(update(RoomTable).where(RoomTable.code == code).values(status="playing", hands_played=0))
-        again = RoomManager(store, bot_delay=0.0)
+        again = RoomManager(store, bot_delay=0.0, sole=True)
         assert again.get(code) is not None
         store.flush()
         after = _records(store, code)

@@ -84,14 +84,16 @@ def _record_sql(writer: Writer, human: bool) -> str:
     sql = _SQL.get(key)
     if sql is None:
         p = writer.param
-        player = (f"(SELECT player_id FROM player_seats WHERE room_code = {p('room_code')} AND seat = {p('seat')} "
+        # the subqueries' parameters are their own (PostgreSQL deduces one type per parameter, and the columns
+        # compared differ: varchar against text)
+        player = (f"(SELECT player_id FROM player_seats WHERE room_code = {p('seat_room')} AND seat = {p('seat_no')} "
                   "ORDER BY id DESC LIMIT 1)") if human else "NULL"
         cols = ("hand_id", "room_code", "hand_number", "seat", "kind", "name", "rules", "at", "points", "money",
                 "winner", "how", "hu", "mingtang")
         sql = _SQL[key] = (
             f"INSERT INTO records ({', '.join(cols)}, club_id, player_id) "
             f"VALUES ({', '.join(p(c) for c in cols)}, "
-            f"(SELECT club_id FROM club_rooms WHERE room_code = {p('room_code')}), {player}) "
+            f"(SELECT club_id FROM club_rooms WHERE room_code = {p('club_room')}), {player}) "
             "ON CONFLICT DO NOTHING")
     return sql
 
@@ -104,7 +106,8 @@ def record_stmts(writer: Writer, hand_id: int, rec: HandRecord, at: float | None
         "hand_id": hand_id, "room_code": rec.room_code, "hand_number": rec.hand_number, "seat": s.seat,
         "kind": "human" if s.kind == "human" else "bot", "name": s.name[:64], "rules": rec.rules[:64], "at": at,
         "points": s.points, "money": rec.money, "winner": rec.winner, "how": rec.how, "hu": rec.hu,
-        "mingtang": mingtang}) for s in rec.seats]
+        "mingtang": mingtang, "club_room": rec.room_code, "seat_room": rec.room_code, "seat_no": s.seat})
+        for s in rec.seats]
 
 
 def replay_link(code: str, hand: int) -> str:
