@@ -12,7 +12,7 @@ from daer.store.settleup import EXACT_UP_TO, fewest_transfers
 
 
 def _zero_sum(values: list[int]) -> dict[int, int]:
-    return {i: v for i, v in enumerate([*values, -sum(values)])}
+    return dict(enumerate([*values, -sum(values)]))
 
 
 nets = st.lists(st.integers(-60, 60), min_size=0, max_size=EXACT_UP_TO - 1).map(_zero_sum)
