@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from serving import TEST_LIMITS, Client, Server, get, room
 
-
 ATTACKER = "127.0.0.2"
 """The slow clients' address (loopback too): the table's player, on 127.0.0.1, is another address, as it would be."""
 

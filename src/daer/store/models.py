@@ -283,7 +283,7 @@ class RecordTable(Base):
     __tablename__ = "records"
     __table_args__ = (
         Index("ix_records_player_at", "player_id", "at"),
-        Index("ix_records_club_at", "club_id", "at", "player_id", "points"),
+        Index("ix_records_club_at", "club_id", "at", "player_id", "money", "points", "winner", "seat"),
         Index("uq_records_hand_seat", "hand_id", "seat", unique=True),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)

@@ -114,7 +114,9 @@ def upgrade() -> None:
             sa.Column("how", sa.String(16), nullable=False), sa.Column("hu", sa.Integer, nullable=False),
             sa.Column("mingtang", sa.Text, nullable=False))
         op.create_index("ix_records_player_at", "records", ["player_id", "at"])
-        op.create_index("ix_records_club_at", "records", ["club_id", "at", "player_id", "points"])
+        # covering: a club's sums over a period read the index only
+        op.create_index("ix_records_club_at", "records",
+                        ["club_id", "at", "player_id", "money", "points", "winner", "seat"])
         op.create_index("uq_records_hand_seat", "records", ["hand_id", "seat"], unique=True)
         op.create_index("ix_records_room_code", "records", ["room_code"])
 
