@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "serve
 
 from daer.store import Store
 from daer.store.models import ClubMemberTable, ClubTable, HandTable, PlayerTable, RecordTable, RoomTable
-from daer.store.periods import period_bounds
+from daer.store.periods import cst_day, cst_month, period_bounds
 from daer.store.records import RecordStore
 
 YEAR = 365 * 86400.0
@@ -86,7 +86,8 @@ def fill(store: Store, members: int, hands: int, *, now: float, seed: int = 1) -
                              "player_id": pid or None, "seat": s, "kind": "human" if pid else "bot",
                              "name": f"玩家{pid}" if pid else "机器人", "rules": "luzhou", "at": at, "points": pts,
                              "money": money, "winner": winner, "how": "huang" if winner is None else "zimo",
-                             "hu": 0 if winner is None else 20, "mingtang": "[]"})
+                             "hu": 0 if winner is None else 20, "mingtang": "[]", "day": cst_day(at),
+                             "month": cst_month(at)})
             if len(recs) >= BATCH:
                 flush(conn)
         flush(conn)

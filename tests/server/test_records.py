@@ -27,7 +27,7 @@ from daer.server.serving.manager import RoomManager
 from daer.store import Store
 from daer.store.clubs import ClubStore
 from daer.store.models import HandTable, RecordTable, RoomTable
-from daer.store.periods import CST, PeriodError, period_bounds
+from daer.store.periods import CST, PeriodError, cst_day, cst_month, period_bounds
 from daer.store.players import GONE, PlayerStore
 from daer.store.records import HandRecord, RecordStore, SeatResult
 
@@ -157,7 +157,8 @@ class Book:
                 {"hand_id": hid, "room_code": code, "hand_number": 1, "club_id": club, "player_id": pid, "seat": s,
                  "kind": "human" if pid else "bot", "name": f"p{pid}" if pid else "机器人", "rules": "luzhou",
                  "at": at, "points": pts, "money": money, "winner": winner, "how": how, "hu": 10,
-                 "mingtang": '["self_drawn"]'} for s, (pid, pts) in enumerate(seats)])
+                 "mingtang": '["self_drawn"]', "day": cst_day(at), "month": cst_month(at)}
+                for s, (pid, pts) in enumerate(seats)])
 
     def close(self) -> None:
         self.store.close()

@@ -77,9 +77,39 @@ def period_bounds(period: str, now: float, from_: str | None = None, to: str | N
     return _midnight(first), _midnight(first + timedelta(days=days))
 
 
+def cst_day(at: float) -> int:
+    """The CST day number of a moment: days since 1970-01-01 in UTC+8."""
+    return int((at + OFFSET) // 86400)
+
+
+def cst_month(at: float) -> int:
+    """The CST month of a moment: year × 12 + month − 1."""
+    d = datetime.fromtimestamp(at, CST)
+    return d.year * 12 + d.month - 1
+
+
+def pieces(start: float, end: float) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
+    """A period of whole CST days ``[start, end)`` as the fewest roll-up rows to read: ``[day, day)`` ranges at its
+    ends and the ``[month, month)`` of the whole months between (None when there is none)."""
+    first, stop = cst_day(start), cst_day(end)
+    epoch = date(1970, 1, 1)
+    d0, d1 = epoch + timedelta(days=first), epoch + timedelta(days=stop)
+    m0 = d0.year * 12 + d0.month - 1 + (0 if d0.day == 1 else 1)  # the first whole month
+    m1 = d1.year * 12 + d1.month - 1  # the month after the last whole one
+    if m1 <= m0:
+        return [(first, stop)], None
+
+    def day_number(month: int) -> int:
+        return (date(month // 12, month % 12 + 1, 1) - epoch).days
+
+    days = [(a, b) for a, b in ((first, day_number(m0)), (day_number(m1), stop)) if a < b]
+    return days, (m0, m1)
+
+
 def day_of(at: float) -> str:
     """The CST date of a moment, ``YYYY-MM-DD``."""
     return datetime.fromtimestamp(at, CST).date().isoformat()
 
 
-__all__ = ["CST", "LEADER_PERIODS", "MAX_RANGE_DAYS", "OFFSET", "PERIODS", "PeriodError", "day_of", "period_bounds"]
+__all__ = ["CST", "LEADER_PERIODS", "MAX_RANGE_DAYS", "OFFSET", "PERIODS", "PeriodError", "cst_day", "cst_month",
+           "day_of", "period_bounds", "pieces"]

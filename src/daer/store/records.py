@@ -30,7 +30,7 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy.engine import Engine
 
 from daer.store.models import ClubMemberTable, ClubTable, PlayerTable, RecordTable
-from daer.store.periods import LEADER_PERIODS, OFFSET, day_of, period_bounds
+from daer.store.periods import LEADER_PERIODS, OFFSET, cst_day, cst_month, day_of, period_bounds, pieces
 from daer.store.players import GONE
 from daer.store.settleup import fewest_transfers
 from daer.store.writer import Stmt, Writer
@@ -89,7 +89,7 @@ def _record_sql(writer: Writer, human: bool) -> str:
         player = (f"(SELECT player_id FROM player_seats WHERE room_code = {p('seat_room')} AND seat = {p('seat_no')} "
                   "ORDER BY id DESC LIMIT 1)") if human else "NULL"
         cols = ("hand_id", "room_code", "hand_number", "seat", "kind", "name", "rules", "at", "points", "money",
-                "winner", "how", "hu", "mingtang")
+                "winner", "how", "hu", "mingtang", "day", "month")
         sql = _SQL[key] = (
             f"INSERT INTO records ({', '.join(cols)}, club_id, player_id) "
             f"VALUES ({', '.join(p(c) for c in cols)}, "
@@ -102,11 +102,13 @@ def record_stmts(writer: Writer, hand_id: int, rec: HandRecord, at: float | None
     """The statements that store a finished hand's rows (one per seat), for the unit of its finish."""
     at = time.time() if at is None else at
     mingtang = json.dumps(list(rec.mingtang), ensure_ascii=False)
+    day, month = cst_day(at), cst_month(at)
     return [Stmt(_record_sql(writer, s.kind == "human"), {
         "hand_id": hand_id, "room_code": rec.room_code, "hand_number": rec.hand_number, "seat": s.seat,
         "kind": "human" if s.kind == "human" else "bot", "name": s.name[:64], "rules": rec.rules[:64], "at": at,
         "points": s.points, "money": rec.money, "winner": rec.winner, "how": rec.how, "hu": rec.hu,
-        "mingtang": mingtang, "club_room": rec.room_code, "seat_room": rec.room_code, "seat_no": s.seat})
+        "mingtang": mingtang, "day": day, "month": month, "club_room": rec.room_code, "seat_room": rec.room_code,
+        "seat_no": s.seat})
         for s in rec.seats]
 
 
@@ -203,16 +205,24 @@ class RecordStore:
 
     # -- a club's --------------------------------------------------------------------------------------------
     def _sums(self, club_id: int, start: float, end: float) -> dict[int, dict[str, int]]:
-        """Per player of the club's rows in ``[start, end)``: :func:`_zeros`'s sums."""
-        # SQLite's planner may pick a skip-scan of the player index for a long period (a season: 10x slower,
-        # measured); the club index covers the sums, so SQLite is told to use it
-        hint = " INDEXED BY ix_records_club_at" if self.engine.dialect.name == "sqlite" else ""
-        q = text("SELECT player_id, money, count(*), sum(CASE WHEN winner = seat THEN 1 ELSE 0 END), sum(points) "
-                 f"FROM records{hint} WHERE club_id = :club AND at >= :start AND at < :end "
-                 "AND player_id IS NOT NULL GROUP BY player_id, money")
+        """Per player of the club's records in the whole CST days ``[start, end)``: :func:`_zeros`'s sums, read from
+        the club's roll-ups (``record_months`` for the whole months, ``record_days`` at the ends: a season is a few
+        thousand rows, not its hundreds of thousands of records)."""
+        days, months = pieces(start, end)
+        parts = [("SELECT player_key, money, hands, wins, points FROM record_days WHERE club_id = :club "
+                  f"AND day >= :d{i} AND day < :e{i} AND player_key <> 0") for i in range(len(days))]
+        params: dict[str, Any] = {"club": club_id}
+        for i, (a, b) in enumerate(days):
+            params[f"d{i}"], params[f"e{i}"] = a, b
+        if months is not None:
+            parts.append("SELECT player_key, money, hands, wins, points FROM record_months WHERE club_id = :club "
+                         "AND month >= :m0 AND month < :m1 AND player_key <> 0")
+            params["m0"], params["m1"] = months
+        q = text("SELECT player_key, money, sum(hands), sum(wins), sum(points) FROM ("
+                 + " UNION ALL ".join(parts) + ") AS parts GROUP BY player_key, money")
         out: dict[int, dict[str, int]] = {}
         with self.engine.connect() as conn:
-            for pid, money, n, w, pts in conn.execute(q, {"club": club_id, "start": start, "end": end}):
+            for pid, money, n, w, pts in conn.execute(q, params):
                 s = out.setdefault(int(pid), _zeros())
                 s["hands"] += int(n)
                 s["wins"] += int(w or 0)
