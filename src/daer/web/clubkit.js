@@ -25,7 +25,7 @@ const W = {
     inviteUses: "已用 {u}/{m} 次，{t} 到期", copy: "复制链接", copied: "已复制", copySelected: "已选中链接，请长按复制",
     you: "（你）", onlineDot: "在线", offlineDot: "离线",
     p_today: "今日", p_yesterday: "昨日", p_week: "本周", p_month: "本月", p_season: "本季", p_range: "自定义",
-    from: "从", to: "到", show: "查看", member: "成员", handsCol: "局数", wins: "胡", points: "分数", yuan: "金额（元）", net: "输赢",
+    from: "从", to: "到", show: "查看", member: "成员", handsCol: "局数", wins: "胡牌", points: "分数", yuan: "金额（元）", net: "输赢",
     noRecords: "这段时间没有战绩", transfers: "怎么结清", noTransfers: "不用转账，大家都平了", pays: "{a} → {b} {x}",
     board_week: "周榜", board_month: "月榜", board_season: "季榜", minHands: "至少打 {n} 局才上榜", rank: "名次",
     settings: "圈子设置", save: "保存", saved: "已保存", minHandsL: "上榜最少局数", rules: "玩法",
