@@ -7,6 +7,7 @@ the Caddyfile by ``caddy adapt --validate`` (Debian's packages, installed by scr
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -92,7 +93,8 @@ def test_the_unit_command_line_serves_and_caddy_proxies_to_its_address(tmp_path:
     address = f"{args[args.index('--host') + 1]}:{args[args.index('--port') + 1]}"
     caddyfile = (DEPLOY / "Caddyfile").read_text()
     assert f"reverse_proxy {address}" in caddyfile  # Caddy sends the players where the unit listens
-    assert args[args.index("--allowed-origin") + 1] == f"https://{caddyfile.split('{')[0].split()[-1]}"
+    site = re.search(r"^(\S+) \{$", caddyfile, re.MULTILINE)  # the site block's name (after the global options)
+    assert site is not None and args[args.index("--allowed-origin") + 1] == f"https://{site.group(1)}"
     env = dict(e.split("=", 1) for e in unit["Environment"])
     assert env["DAER_DATABASE_URL"].startswith(f"sqlite:////var/lib/{unit['StateDirectory'][0]}/")  # its own folder
     # the same command, but on a free port and with the database in a temporary folder

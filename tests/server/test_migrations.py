@@ -234,3 +234,44 @@ def test_0007_adds_the_player_tables_to_a_0006_database_with_rooms_in_it_and_goe
         assert MigrationContext.configure(conn).get_current_revision() == HEAD
         assert conn.execute(text("SELECT count(*) FROM players")).scalar() == 0
     again.close()
+
+
+def test_0008_adds_the_club_and_record_tables_to_a_0007_database_with_a_room_and_a_player_and_goes_back(
+        db_url: str) -> None:
+    """A database at 0007 holding a room and a player upgrades to the club and record tables (empty: hands of
+    before have no records); the room loads, the player keeps their seat; the downgrade drops the new tables and
+    keeps the rest; upgrading again works."""
+    with _migrated(db_url, "0007") as conn:
+        conn.execute(text("INSERT INTO rooms (code, created_at, config, status, version, scores, dealer, hands_played,"
+                          " creator) VALUES ('OLD08', 0, '{\"timer\": 0}', 'waiting', 1, '[0,0,0,0]', 0, 0, 'me')"))
+        for s in range(4):
+            conn.execute(text("INSERT INTO seats (room_code, seat, kind, name, token_hash, auto) "
+                              "VALUES ('OLD08', :s, :k, :n, NULL, :f)"),
+                         {"s": s, "k": "human" if s == 0 else "empty", "n": "老王" if s == 0 else "", "f": False})
+        pid = conn.execute(text("INSERT INTO players (created_at, nickname, avatar) VALUES (0, '老王', 'c1') "
+                                "RETURNING id")).scalar()
+        conn.execute(text("INSERT INTO player_seats (player_id, room_code, seat, joined_at) "
+                          "VALUES (:p, 'OLD08', 0, 0)"), {"p": pid})
+    new = {"clubs", "club_members", "club_bans", "club_invites", "club_requests", "club_templates", "club_rooms",
+           "club_seat_invites", "records"}
+    store = Store(db_url)
+    with store.engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD
+        assert new <= set(inspect(conn).get_table_names())
+        assert conn.execute(text("SELECT count(*) FROM records")).scalar() == 0
+        indexes = {i["name"] for i in inspect(conn).get_indexes("records")}
+        assert {"ix_records_player_at", "ix_records_club_at", "uq_records_hand_seat"} <= indexes
+    row = store.load_room("OLD08")
+    assert row is not None and row.seats[0].name == "老王"
+    assert [s["room"] for s in PlayerStore(store.engine).seats_of(int(pid or 0))] == ["OLD08"]
+    store.close()
+
+    with _migrated(db_url, "0007", down=True) as conn:
+        tables = set(inspect(conn).get_table_names())
+        assert not new & tables and {"players", "player_seats", "rooms"} <= tables
+        assert conn.execute(text("SELECT count(*) FROM player_seats")).scalar() == 1
+    again = Store(db_url)
+    with again.engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD
+        assert conn.execute(text("SELECT count(*) FROM records")).scalar() == 0
+    again.close()

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import typer
 
-from daer.cli import arena_cmd, cluster_cmd, play_cmd, replay_cmd, rules_cmd, score_cmd, serve_cmd, sim_cmd, verify_cmd
+from daer.cli import (
+    arena_cmd,
+    backup_cmd,
+    cluster_cmd,
+    play_cmd,
+    replay_cmd,
+    rules_cmd,
+    score_cmd,
+    serve_cmd,
+    sim_cmd,
+    verify_cmd,
+)
 
 app = typer.Typer(
     name="daer",
@@ -20,6 +31,8 @@ app.command("replay")(replay_cmd.replay)
 app.command("arena")(arena_cmd.arena_cmd)
 app.command("serve")(serve_cmd.serve)
 app.command("verify")(verify_cmd.verify)
+app.command("backup")(backup_cmd.backup)
+app.command("restore")(backup_cmd.restore)
 app.add_typer(rules_cmd.app, name="rules")
 app.add_typer(cluster_cmd.app, name="cluster")
 

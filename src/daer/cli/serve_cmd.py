@@ -8,9 +8,10 @@ from typing import Annotated
 
 import typer
 
-from daer.server.safety.limits import DEFAULT_RATES, Limits, Rate, parse_rate
+from daer.server.safety.limits import DEFAULT_RATES, Deadlines, Limits, Rate, parse_rate
 
 _DEF = Limits()
+_SLOW = Deadlines()
 
 
 class MetricsOpt(StrEnum):
@@ -173,11 +174,24 @@ def serve(
         min=0.5, max=300.0, help="房间租约时长（秒）：工作进程死后多久由别的进程接管 seconds a room's lease lasts "
                                  "unrenewed: how soon another worker takes over the rooms of a dead one (0.5-300)")]
     = 10.0,
+    header_timeout: Annotated[float, typer.Option(
+        min=0.5, max=600.0, help="请求头须在多少秒内发完（慢速客户端） seconds a request's headers may take (a slow "
+                                 "client's socket is closed past it)")] = _SLOW.header,
+    body_timeout: Annotated[float, typer.Option(
+        min=0.5, max=600.0, help="请求体须在多少秒内发完 seconds a request's body may take after its headers")]
+    = _SLOW.body,
+    write_timeout: Annotated[float, typer.Option(
+        min=0.5, max=600.0, help="不读回应的客户端最多等多少秒 seconds an answer may wait for a client that stopped "
+                                 "reading")] = _SLOW.write,
+    max_pending_per_address: Annotated[int, typer.Option(
+        min=1, help="每个地址最多几个还没发完请求的连接 connections of one address that have not yet sent a whole "
+                    "request")] = _SLOW.pending,
 ) -> None:
     """网上牌桌 — serve the online table (rooms, bots, records) at http://HOST:PORT/."""
     import uvicorn  # noqa: PLC0415 - the server stack loads only for this command
 
     from daer.server import create_app  # noqa: PLC0415
+    from daer.server.http.slow import DaerHttpProtocol  # noqa: PLC0415
     from daer.server.http.sockets import DaerWebSocketProtocol  # noqa: PLC0415
     from daer.server.ops.logs import setup_logging  # noqa: PLC0415
     from daer.server.social.networks import parse_proxies  # noqa: PLC0415
@@ -205,6 +219,8 @@ def serve(
                      metrics=metrics.value, gc_mode=gc.value, sqlite_sync=sqlite_sync.value,
                      worker=worker, lease_ttl=lease_ttl)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
+    slow = Deadlines(header=header_timeout, body=body_timeout, write=write_timeout, pending=max_pending_per_address)
     uvicorn.run(app, host=host, port=port, loop=loop.value, log_level="warning", log_config=None,
-                ws=DaerWebSocketProtocol, ws_max_size=65536, ws_ping_interval=20,
+                http=DaerHttpProtocol.with_deadlines(slow), ws=DaerWebSocketProtocol, ws_max_size=65536,
+                ws_ping_interval=20,
                 ws_per_message_deflate=ws_deflate == WsDeflateOpt.on)

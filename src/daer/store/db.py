@@ -27,6 +27,7 @@ from sqlalchemy.engine import Engine
 
 from daer.store.leases import Fence, now
 from daer.store.models import ActionTable, HandTable, ReplyTable, RoomTable, SeatTable
+from daer.store.records import HandRecord, record_stmts
 from daer.store.writer import Stmt, Writer
 
 MIGRATION_LOCK = 0x64616572
@@ -311,9 +312,10 @@ class Store:
 
     def append_action(self, *, code: str, hand_id: int, row: ActionRow, fence: Fence,
                       room: dict[str, Any] | None = None, points: str | None = None,
-                      seats: list[SeatRow] | None = None, reply: ReplyRow | None = None) -> None:
-        """An accepted action, the room's new version (and scores etc. in ``room``), the hand's end, and the
-        ack to the client's id."""
+                      seats: list[SeatRow] | None = None, reply: ReplyRow | None = None,
+                      record: HandRecord | None = None) -> None:
+        """An accepted action, the room's new version (and scores etc. in ``room``), the hand's end (with its
+        战绩 rows, ``record``), and the ack to the client's id."""
         stmts = [
             self._fenced(code, fence, {"version": row.version, **room} if room else {"version": row.version}),
             self._insert(_ACTIONS, {"hand_id": hand_id, "idx": row.idx, "version": row.version, "seat": row.seat,
@@ -321,16 +323,21 @@ class Store:
         ]
         if points is not None:
             stmts.append(self._update(_HANDS, {"finished": True, "points": points}, id=hand_id))
+            if record is not None:
+                stmts += record_stmts(self.writer, hand_id, record)
         if seats:
             stmts += self._seats(code, seats)
         if reply is not None:
             stmts += self._reply(code, reply)
         self.writer.submit(code, stmts)
 
-    def finish_hand(self, hand_id: int, points: str, *, code: str, fence: Fence) -> None:
-        """Mark a hand finished (a hand that ended at the deal, or one booked after a restart) of room ``code``."""
+    def finish_hand(self, hand_id: int, points: str, *, code: str, fence: Fence,
+                    record: HandRecord | None = None) -> None:
+        """Mark a hand finished (a hand that ended at the deal, or one booked after a restart) of room ``code``,
+        with its 战绩 rows (``record``; a row already stored is kept, not doubled)."""
         self.writer.submit(code, [self._fenced(code, fence),
-                                  self._update(_HANDS, {"finished": True, "points": points}, id=hand_id)])
+                                  self._update(_HANDS, {"finished": True, "points": points}, id=hand_id),
+                                  *(record_stmts(self.writer, hand_id, record) if record is not None else ())])
 
     # -- reads ---------------------------------------------------------------------------------
     def _hand(self, conn: Connection, row: Any) -> HandRow:

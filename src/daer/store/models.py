@@ -283,7 +283,7 @@ class RecordTable(Base):
     __tablename__ = "records"
     __table_args__ = (
         Index("ix_records_player_at", "player_id", "at"),
-        Index("ix_records_club_at", "club_id", "at", "player_id", "points"),
+        Index("ix_records_club_at", "club_id", "at"),
         Index("uq_records_hand_seat", "hand_id", "seat", unique=True),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -308,6 +308,37 @@ class RecordTable(Base):
     hu: Mapped[int] = mapped_column(Integer, default=0)
     mingtang: Mapped[str] = mapped_column(Text, default="[]")
     """The winner's 名堂 and multipliers (JSON list of names)."""
+    day: Mapped[int] = mapped_column(Integer)
+    """The CST day of ``at`` (days since 1970-01-01 in UTC+8)."""
+    month: Mapped[int] = mapped_column(Integer)
+    """The CST month of ``at`` (year × 12 + month − 1)."""
+
+
+class RecordDayTable(Base):
+    """A club's sums of one CST day per player (``player_key`` 0: bots, unlinked seats) and unit, kept by the
+    trigger ``records_rollup`` of migration 0008 as records are inserted."""
+
+    __tablename__ = "record_days"
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    day: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_key: Mapped[int] = mapped_column(Integer, primary_key=True)
+    money: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    hands: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+
+
+class RecordMonthTable(Base):
+    """A club's sums of one CST month (year × 12 + month − 1), as :class:`RecordDayTable`."""
+
+    __tablename__ = "record_months"
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    month: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_key: Mapped[int] = mapped_column(Integer, primary_key=True)
+    money: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    hands: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
 
 
 # -- club tournaments (migration 0009; docs/tournaments.md) -------------------------------------------------

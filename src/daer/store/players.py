@@ -22,6 +22,7 @@ from daer.store.models import (
     PlayerSessionTable,
     PlayerTable,
     PlayerTokenTable,
+    RecordTable,
     SeatTable,
 )
 
@@ -31,9 +32,10 @@ _TOKENS = cast(Table, PlayerTokenTable.__table__)
 _PASSKEYS = cast(Table, PasskeyTable.__table__)
 _PSEATS = cast(Table, PlayerSeatTable.__table__)
 _SEATS = cast(Table, SeatTable.__table__)
+_RECORDS = cast(Table, RecordTable.__table__)
 
 GONE = "已注销玩家"
-"""The name a deleted player's seats keep (the records other players share still add up)."""
+"""The name a deleted player's seats and 战绩 rows keep (the records other players share still add up)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +218,9 @@ class PlayerStore:
 
     def delete(self, player_id: int) -> list[tuple[str, int]]:
         """Delete an account: nickname and avatar erased, every device signed out, every secret and passkey
-        deleted; the seats it took keep the neutral name :data:`GONE` (and their link to the erased row, so
-        the records other players share still add up).  The seats renamed, ``(room code, seat)``."""
+        deleted; the seats it took and its 战绩 rows keep the neutral name :data:`GONE` (and their link to the
+        erased row, with their points, so the records other players share still add up).  The seats renamed,
+        ``(room code, seat)``."""
         with self.engine.begin() as conn:
             mine = conn.execute(select(_PSEATS.c.room_code, _PSEATS.c.seat)
                                 .where(_PSEATS.c.player_id == player_id)).all()
@@ -230,6 +233,7 @@ class PlayerStore:
                 seats.append((code, seat))
                 conn.execute(update(_SEATS).where(_SEATS.c.room_code == code, _SEATS.c.seat == seat,
                                                   _SEATS.c.kind == "human").values(name=GONE))
+            conn.execute(update(_RECORDS).where(_RECORDS.c.player_id == player_id).values(name=GONE))
             for table in (_SESSIONS, _TOKENS, _PASSKEYS):
                 conn.execute(delete(table).where(table.c.player_id == player_id))
             conn.execute(update(_PLAYERS).where(_PLAYERS.c.id == player_id)

@@ -92,6 +92,7 @@ async function lobby() {
   $app.replaceChildren( // (replaceChildren(null) would write "null")
     back,
     h("div", { class: "bar" }, h("span", { class: "grow" }, t("title")),
+      h("a", { href: "/clubs", id: "clubslink", class: "calclink" }, lang === "en" ? "Clubs" : "亲友圈"),
       h("a", { href: "/me", id: "melink", class: "calclink" }, lang === "en" ? "Me" : "我的"),
       h("a", { href: "/calc", id: "calclink", class: "calclink" }, t("calc")), langButton()),
     h("div", { class: "panel" }, h("h2", {}, t("create")),

@@ -1,11 +1,13 @@
 // 我的: the player's nickname and avatar, a second device (one-time link + QR), passkeys, sign out, export,
 // delete. Everything a player typed is set as text (textContent / attributes), never as HTML.
 import { h, words } from "./dom.js";
+import { myRecords } from "./me-records.js";
+import { setLang } from "./i18n.js";
 
 let lang = localStorage.getItem("daer.lang") || "zh";
 const W = {
   zh: {
-    title: "我的", lobby: "← 大厅", lang: "English", nickname: "昵称", avatar: "头像", save: "保存", saved: "已保存",
+    title: "我的", clubs: "亲友圈", lobby: "← 大厅", lang: "English", nickname: "昵称", avatar: "头像", save: "保存", saved: "已保存",
     stranger: "你还没有玩家身份。坐下打一局（开房或加入朋友的房间）就会自动创建，不用注册。",
     passkeyIn: "用通行密钥登录", toLobby: "去大厅开房", device: "在另一台设备上登录",
     deviceHint: "用另一台手机扫码，或把链接发给自己。{m} 分钟内有效，只能用一次。", makeLink: "生成登录链接",
@@ -21,7 +23,7 @@ const W = {
     colours: ["红", "橙", "金", "绿", "青", "蓝", "紫", "灰"],
   },
   en: {
-    title: "Me", lobby: "← Lobby", lang: "中文", nickname: "Nickname", avatar: "Avatar", save: "Save", saved: "Saved",
+    title: "Me", clubs: "Clubs", lobby: "← Lobby", lang: "中文", nickname: "Nickname", avatar: "Avatar", save: "Save", saved: "Saved",
     stranger: "You have no player yet. Take a seat (create a room or join a friend's) and one is made for you, no sign-up.",
     passkeyIn: "Sign in with a passkey", toLobby: "To the lobby", device: "Sign in on another device",
     deviceHint: "Scan it with the other phone, or send the link to yourself. Valid {m} minutes, once.", makeLink: "Make a sign-in link",
@@ -103,7 +105,8 @@ async function passkeySignIn() {
 function bar() {
   return h("div", { class: "bar" }, h("a", { href: "/", class: "back", id: "lobbylink" }, w("lobby")),
     h("span", { class: "grow title" }, w("title")),
-    h("button", { id: "lang", onclick: () => { lang = lang === "zh" ? "en" : "zh"; localStorage.setItem("daer.lang", lang);
+    h("a", { href: "/clubs", class: "back", id: "clubslink" }, w("clubs")),
+    h("button", { id: "lang", onclick: () => { lang = lang === "zh" ? "en" : "zh"; setLang(lang);
       document.documentElement.lang = lang; start(); } }, w("lang")));
 }
 
@@ -206,6 +209,6 @@ async function start() {
   const me = res ? await res.json().catch(() => ({})) : { zh: w("netError"), en: "network error" };
   if (!res || !res.ok) { toast(errText(me)); stranger(); return; }
   if (!me.signed_in) { stranger(); return; }
-  $app.replaceChildren(bar(), profile(me), device(), passkeys(me), account(me), data());
+  $app.replaceChildren(bar(), profile(me), myRecords(), device(), passkeys(me), account(me), data());
 }
 start();

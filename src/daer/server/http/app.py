@@ -32,6 +32,7 @@ from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
 from daer.server.clubs.access import Clubs
 from daer.server.clubs.live import ClubHub
+from daer.server.clubs.records import record_routes
 from daer.server.clubs.routes import club_routes
 from daer.server.clubs.tables import ClubTables
 from daer.server.http.answers import Answers
@@ -406,6 +407,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             *player_routes(players, lim, _deleted),
             *club_routes(clubs, lim, tables, hub, join_seat=_join,
                         make_room=lambda: manager().live_count() < lim.max_rooms),
+            *record_routes(clubs, players, lim),
             *tourney_routes(clubs, tourneys),
             Route("/api/options", options), Route("/api/rooms", create_room, methods=["POST"]),
             Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),

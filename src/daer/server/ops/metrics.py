@@ -126,6 +126,11 @@ LEASES_LOST = Counter("daer_leases_lost", "Rooms this worker stopped serving bec
                       "its own (taken over, or not renewed in time)", registry=REGISTRY)
 for _r in ("ok", "failed"):
     LEASE_RENEWALS.labels(result=_r)
+SLOW_CLOSED = Counter("daer_slow_clients_closed", "HTTP connections closed for a slow client (phase: header, body "
+                      "— a request not sent in time; write — an answer not read; pending — one more connection of "
+                      "an address past its cap of unfinished requests)", ["phase"], registry=REGISTRY)
+for _p in ("header", "body", "write", "pending"):
+    SLOW_CLOSED.labels(_p)
 FROZEN = Gauge("daer_gc_frozen_objects", "Objects in the collector's permanent generation (gc.freeze): with "
                "--gc tuned every survivor of a collection; counted at most every 10 minutes", registry=REGISTRY)
 FROZEN_EVERY = 600.0

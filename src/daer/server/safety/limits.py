@@ -116,6 +116,20 @@ join requests: 6 a minute each (10); every other club change (``club_act``): 60 
 pages' reads use the ``me`` bucket (``default_rate``)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Deadlines:
+    """How long a slow client may take (``daer serve --header-timeout`` …; :mod:`daer.server.http.slow`)."""
+
+    header: float = 10.0
+    """Seconds a request's headers may take, from the connection's opening (or the last answer)."""
+    body: float = 20.0
+    """Seconds its body may take after its headers."""
+    write: float = 30.0
+    """Seconds an answer may wait for a client that stopped reading."""
+    pending: int = 64
+    """Connections one address may hold that have not yet sent a whole request."""
+
+
 @dataclass(slots=True)
 class Limits:
     """Every abuse limit of a server (``daer serve`` options; docs/protocol.md, "Limits")."""

@@ -29,6 +29,7 @@ from daer.server.ops.logs import ctx
 from daer.store import ActionRow, ReplyRow, SeatRow, Store
 from daer.store import leases as sql
 from daer.store.leases import Fence, LeaseLost
+from daer.store.records import HandRecord
 from daer.store.writer import WriteConflict
 
 log = logging.getLogger("daer.server")
@@ -82,10 +83,12 @@ class RoomPort:
 
     def append_action(self, *, hand_id: int, row: ActionRow, room: dict[str, Any] | None = None,
                       points: str | None = None, seats: list[SeatRow] | None = None,
-                      reply: ReplyRow | None = None) -> None:
-        """An accepted action at its version, with what it changed and the ack to its id."""
+                      reply: ReplyRow | None = None, record: HandRecord | None = None) -> None:
+        """An accepted action at its version, with what it changed (the hand's 战绩 when it ended it) and the ack
+        to its id."""
         self._write(lambda f: self.store.append_action(code=self.code, hand_id=hand_id, row=row, fence=f, room=room,
-                                                       points=points, seats=seats, reply=reply), row.version)
+                                                       points=points, seats=seats, reply=reply, record=record),
+                    row.version)
 
     def start_hand(self, *, number: int, rules: str, overrides: str, dealer: int, deck: str, version: int,
                    seats: list[SeatRow] | None = None, fairness: tuple[str, str, str] | None = None,
@@ -95,9 +98,9 @@ class RoomPort:
             code=self.code, number=number, rules=rules, overrides=overrides, dealer=dealer, deck=deck,
             version=version, fence=f, seats=seats, fairness=fairness, reply=reply), version)
 
-    def finish_hand(self, hand_id: int, points: str) -> None:
-        """A hand's result."""
-        self._write(lambda f: self.store.finish_hand(hand_id, points, code=self.code, fence=f), None)
+    def finish_hand(self, hand_id: int, points: str, record: HandRecord | None = None) -> None:
+        """A hand's result, with its 战绩 rows."""
+        self._write(lambda f: self.store.finish_hand(hand_id, points, code=self.code, fence=f, record=record), None)
 
     def save_reply(self, reply: ReplyRow) -> None:
         """An answer stored alone (a refusal, or an ack of a command that changed nothing)."""

@@ -37,7 +37,9 @@ from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outco
 from daer.server.table.port import LeaseLost, RoomPort
 from daer.server.table.replies import ReplyBook
 from daer.server.table.seating import Conn, Seat, token_hash
+from daer.server.table.settling import record_of
 from daer.store import ReplyRow, RoomRow, Store
+from daer.store.records import HandRecord
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "EXPIRED", "LIVE", "Room", "action_codec", "moved", "request_key",
            "taken_mark"]
@@ -188,7 +190,8 @@ class Room:
                 if isinstance(w, ActionWrite):  # the most frequent first
                     assert m.hand_id is not None
                     self.port.append_action(hand_id=m.hand_id, row=w.row, room=w.room, points=w.points,
-                                            seats=w.seats, reply=reply)
+                                            seats=w.seats, reply=reply,
+                                            record=None if w.points is None else _record(m))
                     reply = None
                 elif isinstance(w, HandWrite):
                     m.hand_id = self.port.start_hand(
@@ -200,7 +203,7 @@ class Room:
                     reply = None
                 elif isinstance(w, FinishWrite):
                     assert m.hand_id is not None
-                    self.port.finish_hand(m.hand_id, w.points)
+                    self.port.finish_hand(m.hand_id, w.points, _record(m))
             except LeaseLost as exc:  # another worker serves the room now: this copy is stopped (port.lost)
                 if isinstance(w, ActionWrite):
                     raise moved() from exc
@@ -437,6 +440,11 @@ class Room:
 
     def _step(self) -> None:
         clock.step(self)
+
+
+def _record(m: Match) -> HandRecord | None:
+    """The 战绩 of the match's hand that just ended (booked: ``hands_played`` counts it)."""
+    return record_of(m.code, m.config.rules, m.hands_played, m.seats, m.state)
 
 
 def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) -> Room:

@@ -1,5 +1,6 @@
 """亲友圈 clubs and 战绩: clubs, members and roles, bans, invites, join requests, standing tables, club rooms,
-seat invites, and one record per seat of every finished hand.
+seat invites, one record per seat of every finished hand, and each club's sums of them per CST day and month
+(kept by a trigger on ``records``: what a club's 战绩, settle-up sheet and leaderboards read).
 
 Only adds tables: what was stored before is untouched (hands finished before this migration have no records).
 Idempotent like 0002: a table already there is left alone.
@@ -18,7 +19,8 @@ down_revision = "0007"
 branch_labels = None
 depends_on = None
 
-TABLES = ("records", "club_seat_invites", "club_rooms", "club_templates", "club_requests", "club_invites",
+TABLES = ("record_months", "record_days", "records", "club_seat_invites", "club_rooms", "club_templates",
+          "club_requests", "club_invites",
           "club_bans", "club_members", "clubs")
 """Dropped in this order by :func:`downgrade` (the referring tables first)."""
 
@@ -112,14 +114,57 @@ def upgrade() -> None:
             sa.Column("at", sa.Float, nullable=False), sa.Column("points", sa.Integer, nullable=False),
             sa.Column("money", sa.Boolean, nullable=False), sa.Column("winner", sa.Integer, nullable=True),
             sa.Column("how", sa.String(16), nullable=False), sa.Column("hu", sa.Integer, nullable=False),
-            sa.Column("mingtang", sa.Text, nullable=False))
+            sa.Column("mingtang", sa.Text, nullable=False),
+            sa.Column("day", sa.Integer, nullable=False), sa.Column("month", sa.Integer, nullable=False))
         op.create_index("ix_records_player_at", "records", ["player_id", "at"])
-        op.create_index("ix_records_club_at", "records", ["club_id", "at", "player_id", "points"])
+        op.create_index("ix_records_club_at", "records", ["club_id", "at"])  # a club's export, oldest first
         op.create_index("uq_records_hand_seat", "records", ["hand_id", "seat"], unique=True)
         op.create_index("ix_records_room_code", "records", ["room_code"])
+    for table, key in (("record_days", "day"), ("record_months", "month")):
+        if table not in have:
+            op.create_table(
+                table, _club(primary=True), sa.Column(key, sa.Integer, primary_key=True),
+                sa.Column("player_key", sa.Integer, primary_key=True), sa.Column("money", sa.Boolean, primary_key=True),
+                sa.Column("hands", sa.Integer, nullable=False), sa.Column("wins", sa.Integer, nullable=False),
+                sa.Column("points", sa.Integer, nullable=False))
+    _rollup_trigger()
+
+
+def _upsert(table: str, key: str, excluded: str) -> str:
+    return (f"INSERT INTO {table} (club_id, {key}, player_key, money, hands, wins, points) VALUES (NEW.club_id, "
+            f"NEW.{key}, COALESCE(NEW.player_id, 0), NEW.money, 1, CASE WHEN NEW.winner = NEW.seat THEN 1 ELSE 0 END, "
+            f"NEW.points) ON CONFLICT (club_id, {key}, player_key, money) DO UPDATE SET "
+            f"hands = {table}.hands + {excluded}.hands, wins = {table}.wins + {excluded}.wins, "
+            f"points = {table}.points + {excluded}.points;")
+
+
+def _rollup_trigger() -> None:
+    """Every record of a club's hand, once inserted, adds to its club's day and month sums (a trigger: a hand
+    booked again inserts no record, so it adds nothing either)."""
+    bind = op.get_bind()
+    days, months = _upsert("record_days", "day", "excluded"), _upsert("record_months", "month", "excluded")
+    if bind.dialect.name == "postgresql":
+        op.execute(f"""CREATE OR REPLACE FUNCTION records_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.club_id IS NOT NULL THEN
+    {days}
+    {months}
+  END IF;
+  RETURN NULL;
+END $$""")
+        op.execute("DROP TRIGGER IF EXISTS records_rollup ON records")
+        op.execute("CREATE TRIGGER records_rollup AFTER INSERT ON records FOR EACH ROW "
+                   "EXECUTE FUNCTION records_rollup()")
+    else:
+        op.execute("DROP TRIGGER IF EXISTS records_rollup")
+        op.execute(f"CREATE TRIGGER records_rollup AFTER INSERT ON records WHEN NEW.club_id IS NOT NULL "
+                   f"BEGIN {days} {months} END")
 
 
 def downgrade() -> None:
-    """Drop the club and record tables."""
+    """Drop the club and record tables (the roll-up trigger with them)."""
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute("DROP TRIGGER IF EXISTS records_rollup ON records")
+        op.execute("DROP FUNCTION IF EXISTS records_rollup()")
     for name in TABLES:
         op.drop_table(name)

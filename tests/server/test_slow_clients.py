@@ -1,0 +1,151 @@
+"""Slow clients cannot hold the server (issue 26, item 6): a few thousand half-sent requests from one loopback
+address (a header line every few tenths of a second) are closed on time — one more than the address's cap of
+unfinished requests at once, the rest at the header deadline — while a table plays on; a body trickled in is
+closed at the body deadline; an answer nobody reads at the write deadline.  Bounded: every loop has a deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from serving import TEST_LIMITS, Client, Server, get, room
+
+ATTACKER = "127.0.0.2"
+"""The slow clients' address (loopback too): the table's player, on 127.0.0.1, is another address, as it would be."""
+
+
+def _metric(server: Server, phase: str) -> float:
+    with __import__("urllib.request").request.urlopen(f"{server.url}/metrics", timeout=5) as res:
+        text = res.read().decode()
+    for line in text.splitlines():
+        if line.startswith(f'daer_slow_clients_closed_total{{phase="{phase}"}}'):
+            return float(line.split()[-1])
+    raise AssertionError(f"no slow-client counter for {phase}")
+
+
+def _server(tmp: Path, *, pending: int) -> Server:
+    args = (*TEST_LIMITS, "--header-timeout", "1.5", "--body-timeout", "1.5", "--write-timeout", "1.5",
+            "--max-pending-per-address", str(pending))
+    return Server(tmp / "daer.db", args=args).start()
+
+
+@pytest.fixture
+def capped(tmp_path: Path) -> Iterator[Server]:
+    srv = _server(tmp_path, pending=50)
+    yield srv
+    srv.stop()
+
+
+async def _slowloris(port: int, n: int, seconds: float) -> tuple[int, list[float]]:
+    """Open ``n`` connections that send a request's headers one line every 0.3 s for ``seconds``; (how many
+    were still open at the end, when each of the others was closed, in seconds from its opening)."""
+    closed: list[float] = []
+
+    async def one() -> bool:
+        t0 = time.monotonic()
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(ATTACKER, 0))
+        except OSError:
+            closed.append(0.0)
+            return False
+        try:
+            writer.write(b"GET /api/options HTTP/1.1\r\nHost: x\r\n")
+            while time.monotonic() - t0 < seconds:
+                writer.write(b"X-Slow: 1\r\n")
+                await writer.drain()
+                try:
+                    if await asyncio.wait_for(reader.read(1), 0.3) == b"":
+                        closed.append(time.monotonic() - t0)
+                        return False
+                except TimeoutError:
+                    continue
+            return True
+        except (ConnectionError, OSError):
+            closed.append(time.monotonic() - t0)
+            return False
+        finally:
+            writer.close()
+
+    opened = await asyncio.gather(*(one() for _ in range(n)))
+    return sum(opened), closed
+
+
+def test_thousands_of_half_sent_requests_are_closed_on_time_while_a_table_plays(capped: Server) -> None:
+    r = room(capped, hands=1)
+    c = Client(capped, r["code"], r["token"])
+    c.cmd("start")
+
+    async def attack_and_play() -> tuple[tuple[int, list[float]], list[float]]:
+        attack = asyncio.create_task(_slowloris(capped.port, 2000, 6.0))
+        waits: list[float] = []
+        for _ in range(10):  # the table and the API go on meanwhile
+            t0 = time.monotonic()
+            status, _body = await asyncio.to_thread(get, f"{capped.url}/api/rooms/{r['code']}")
+            assert status == 200
+            waits.append(time.monotonic() - t0)
+            await asyncio.sleep(0.3)
+        return await attack, waits
+
+    (still_open, closed), waits = asyncio.run(attack_and_play())
+    assert still_open == 0  # not one held for the 6 s
+    assert len(closed) == 2000
+    late = [t for t in closed if t > 1.5 + 2.0]
+    assert not late, f"{len(late)} closed late (up to {max(late):.1f} s)"
+    assert max(waits) < 1.5, waits
+    assert _metric(capped, "pending") >= 2000 - 50 - 10 and _metric(capped, "header") >= 1
+    view = c.state(lambda m: m["view"] is not None and (bool(m["view"]["legal"]) or bool(m["view"]["result"])))
+    if view["view"]["legal"]:  # the table answers its player after the attack too
+        assert c.act(view["view"]["legal"][-1])["t"] == "ack"
+    c.close()
+
+
+def test_the_header_deadline_closes_every_slow_connection_without_the_cap(tmp_path: Path) -> None:
+    srv = _server(tmp_path, pending=100_000)
+    try:
+        still_open, closed = asyncio.run(_slowloris(srv.port, 1500, 5.0))
+        assert still_open == 0 and len(closed) == 1500
+        assert max(closed) < 1.5 + 2.0 and min(closed) > 1.0  # the deadline, not the cap, closed them
+        assert _metric(srv, "header") >= 1500
+    finally:
+        srv.stop()
+
+
+def test_a_trickled_body_is_closed_at_the_body_deadline(capped: Server) -> None:
+    with socket.create_connection(("127.0.0.1", capped.port), timeout=10) as s:
+        s.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 1000\r\n\r\n{")
+        t0 = time.monotonic()
+        closed_after = None
+        while time.monotonic() - t0 < 6:
+            try:
+                s.sendall(b" ")
+                s.settimeout(0.2)
+                if s.recv(1) == b"":
+                    closed_after = time.monotonic() - t0
+                    break
+            except TimeoutError:
+                continue
+            except OSError:
+                closed_after = time.monotonic() - t0
+                break
+    assert closed_after is not None and 1.0 < closed_after < 1.5 + 2.0
+    assert _metric(capped, "body") >= 1
+
+
+def test_an_answer_nobody_reads_is_dropped_at_the_write_deadline(capped: Server) -> None:
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", capped.port))
+    try:
+        s.sendall(b"GET /static/og.png HTTP/1.1\r\nHost: x\r\n\r\n" * 60)  # ~17 MB of answers, never read
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and _metric(capped, "write") < 1:
+            time.sleep(0.3)
+        assert _metric(capped, "write") >= 1
+    finally:
+        s.close()
+    assert get(f"{capped.url}/api/options")[0] == 200
