@@ -208,6 +208,12 @@ def test_a_whole_tournament_of_twelve_over_three_rounds(client: TestClient) -> N
         assert abs(sum(x["dup"] for x in h["tables"])) < 0.05
     csv = as_(client, people[0]).get(f"/api/clubs/{n}/tourneys/{t}/export.csv")
     assert csv.status_code == 200 and csv.text.count("\n") == 1 + 3 * 3 * 4 * 4
+    # 战绩: every player's history holds the twelve hands, tagged with the tournament; the club's table counts them
+    history = as_(client, people[0]).get("/api/me/records").json()["records"]
+    tagged = [h for h in history if h["tourney"] is not None]
+    assert len(tagged) == 12 and {h["tourney"]["id"] for h in tagged} == {t} and all(h["club"] for h in tagged)
+    table = as_(client, people[0]).get(f"/api/clubs/{n}/records?period=today").json()["members"]
+    assert sorted(m["hands"] for m in table if m["player"] in ids) == [12] * 12
     met = Counter(met_pairs(earlier).values())
     assert sum(met.values()) >= 30  # three rounds of three tables: many different table-mates met
 

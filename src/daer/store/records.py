@@ -2,10 +2,11 @@
 totals and chart, a club's table over a period, its settle-up sheet (结算) and its leaderboards, and exports.
 
 **Writing.**  :func:`record_stmts` is the SQL of one hand's rows: one ``INSERT`` per seat, whose player (the
-newest ``player_seats`` row of the seat, for a person's seat) and club (``club_rooms``) are found by the
-statement itself, so booking a hand reads nothing on the event loop.  The store puts them in the unit of the
-hand's finish (:meth:`daer.store.Store.append_action`, :meth:`~daer.store.Store.finish_hand`): the records are
-committed with the hand's end or not at all.  ``ON CONFLICT DO NOTHING`` on ``(hand_id, seat)``: a hand booked
+newest ``player_seats`` row of the seat, for a person's seat) and club (``club_rooms``, or for a tournament's
+table the tournament's club: ``tourney_rooms``) are found by the statement itself, so booking a hand reads
+nothing on the event loop.  The store puts them in the unit of the hand's finish
+(:meth:`daer.store.Store.append_action`, :meth:`~daer.store.Store.finish_hand`): the records are committed with
+the hand's end or not at all.  ``ON CONFLICT DO NOTHING`` on ``(hand_id, seat)``: a hand booked
 again (restored after a restart) adds no second row.
 
 **Units.**  A record's ``points`` are points, or 分 in money play (``money``).  The two never add up: every
@@ -29,7 +30,7 @@ from sqlalchemy import ColumnElement, Integer, Table, case, func, select, text
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.engine import Engine
 
-from daer.store.models import ClubMemberTable, ClubTable, PlayerTable, RecordTable
+from daer.store.models import ClubMemberTable, ClubTable, PlayerTable, RecordTable, TourneyRoomTable, TourneyTable
 from daer.store.periods import LEADER_PERIODS, OFFSET, cst_day, cst_month, day_of, period_bounds, pieces
 from daer.store.players import GONE
 from daer.store.settleup import fewest_transfers
@@ -39,6 +40,8 @@ _REC = cast(Table, RecordTable.__table__)
 _CLUBS = cast(Table, ClubTable.__table__)
 _MEMBERS = cast(Table, ClubMemberTable.__table__)
 _PLAYERS = cast(Table, PlayerTable.__table__)
+_TROOMS = cast(Table, TourneyRoomTable.__table__)
+_TOURNEYS = cast(Table, TourneyTable.__table__)
 
 HISTORY_MAX = 200
 """The most rows of one page of a player's history."""
@@ -93,7 +96,9 @@ def _record_sql(writer: Writer, human: bool) -> str:
         sql = _SQL[key] = (
             f"INSERT INTO records ({', '.join(cols)}, club_id, player_id) "
             f"VALUES ({', '.join(p(c) for c in cols)}, "
-            f"(SELECT club_id FROM club_rooms WHERE room_code = {p('club_room')}), {player}) "
+            f"COALESCE((SELECT club_id FROM club_rooms WHERE room_code = {p('club_room')}), "
+            "(SELECT t.club_id FROM tourney_rooms r JOIN tourneys t ON t.id = r.tourney_id "
+            f"WHERE r.room_code = {p('tourney_room')})), {player}) "
             "ON CONFLICT DO NOTHING")
     return sql
 
@@ -107,8 +112,8 @@ def record_stmts(writer: Writer, hand_id: int, rec: HandRecord, at: float | None
         "hand_id": hand_id, "room_code": rec.room_code, "hand_number": rec.hand_number, "seat": s.seat,
         "kind": "human" if s.kind == "human" else "bot", "name": s.name[:64], "rules": rec.rules[:64], "at": at,
         "points": s.points, "money": rec.money, "winner": rec.winner, "how": rec.how, "hu": rec.hu,
-        "mingtang": mingtang, "day": day, "month": month, "club_room": rec.room_code, "seat_room": rec.room_code,
-        "seat_no": s.seat})
+        "mingtang": mingtang, "day": day, "month": month, "club_room": rec.room_code, "tourney_room": rec.room_code,
+        "seat_room": rec.room_code, "seat_no": s.seat})
         for s in rec.seats]
 
 
@@ -139,7 +144,8 @@ class RecordStore:
     # -- a player's own -------------------------------------------------------------------------------------
     def history(self, player_id: int, *, before: float | None = None, limit: int = 50) -> dict[str, Any]:
         """A page of a player's hands, newest first (``before``: only those recorded before that moment — the
-        ``next`` of the previous page); each with the names every seat showed and the replay's link."""
+        ``next`` of the previous page); each with the names every seat showed, the replay's link, and for a hand
+        of a club tournament its tournament, round and table (``tourney``; None otherwise)."""
         limit = max(1, min(int(limit), HISTORY_MAX))
         r = _REC.c
         q = (select(r.hand_id, r.at, r.room_code, r.hand_number, r.club_id, r.rules, r.seat, r.points, r.money,
@@ -158,12 +164,19 @@ class RecordStore:
             clubs = {int(c.id): {"number": str(c.number), "name": str(c.name)} for c in conn.execute(
                 select(_CLUBS.c.id, _CLUBS.c.number, _CLUBS.c.name).where(_CLUBS.c.id.in_(club_ids)))} \
                 if club_ids else {}
+            codes = sorted({str(x.room_code) for x in rows})
+            tourneys = {str(t.room_code): {"id": int(t.tourney_id), "name": str(t.name), "round": int(t.round),
+                                           "table": int(t.table_no) + 1} for t in conn.execute(
+                select(_TROOMS.c.room_code, _TROOMS.c.tourney_id, _TROOMS.c.round, _TROOMS.c.table_no, _TOURNEYS.c.name)
+                .join(_TOURNEYS, _TOURNEYS.c.id == _TROOMS.c.tourney_id).where(_TROOMS.c.room_code.in_(codes)))} \
+                if codes else {}
         out = [{"at": float(x.at), "room": str(x.room_code), "hand": int(x.hand_number),
                 "club": clubs.get(int(x.club_id)) if x.club_id is not None else None, "rules": str(x.rules),
                 "seat": int(x.seat), "names": names[int(x.hand_id)], "points": int(x.points), "money": bool(x.money),
                 "won": x.winner is not None and int(x.winner) == int(x.seat), "winner": x.winner, "how": str(x.how),
                 "hu": int(x.hu), "mingtang": json.loads(x.mingtang or "[]"),
-                "replay": replay_link(str(x.room_code), int(x.hand_number))} for x in rows]
+                "replay": replay_link(str(x.room_code), int(x.hand_number)),
+                "tourney": tourneys.get(str(x.room_code))} for x in rows]
         return {"records": out, "next": out[-1]["at"] if len(out) == limit else None}
 
     def totals(self, player_id: int) -> dict[str, dict[str, int]]:
