@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from databases import DATABASES, new_database
 from starlette.testclient import TestClient
 from test_clubs import BUCKETS, HIGH, as_, invite, join_with, me, new_player
 
@@ -22,11 +23,12 @@ from daer.server.tourney.pairing import met_pairs
 from daer.server.tourney.service import set_commitment
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    db = tmp_path_factory.mktemp("tourney") / "daer.db"
+@pytest.fixture(scope="module", params=DATABASES)
+def client(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """A server on SQLite, and one on PostgreSQL where it is installed."""
+    url = new_database(request, str(request.param), tmp_path_factory.mktemp("tourney"))
     limits = Limits(rates=dict.fromkeys(BUCKETS, HIGH), max_rooms=100_000, max_rooms_per_address=100_000)
-    app = create_app(f"sqlite:///{db}", bot_delay=0.0, limits=limits)
+    app = create_app(url, bot_delay=0.0, limits=limits)
     with TestClient(app) as c:
         yield c
 

@@ -155,7 +155,8 @@ class Tourneys:
         names = {p["id"]: p["nickname"] for p in self.db.players(t.id)}
         made: list[tuple[Room, list[int | None]]] = []
         for members in tables:
-            room, _seat, _token = manager.create(cfg, "", creator=f"tourney:{t.id}", seated=False)
+            made_here, _seat, _token = manager.create(cfg, "", creator=f"tourney:{t.id}", seated=False)
+            room = manager.get(made_here.code) or made_here  # a cluster's worker takes the new room's lease
             seats: list[int | None] = [p if p >= 0 else None for p in members]
             made.append((room, seats))
         self.db.add_round(t.id, number, seeds=seeds, commits=commits, commitment=set_commitment(commits),
