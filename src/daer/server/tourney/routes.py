@@ -76,7 +76,7 @@ def tourney_routes(clubs: Clubs, tourneys: Tourneys) -> list[Route]:
         players = db().players(t.id)
         mine = next((p["status"] for p in players if p["id"] == asked.player.id), None)
         return {**t.to_json(), "club": asked.club.number, "role": asked.role, "me": asked.player.id,
-                "registered": mine == "in", "players": players, "rounds": db().rounds(t.id),
+                "registered": mine == "in", "players": players, "rounds_total": t.rounds, "rounds": db().rounds(t.id),
                 "tables": tourneys.tables_json(t, t.round, nick) if t.round else [],
                 "standings": standings_json(t),
                 "hands_compared": tourneys.comparison(t) if t.status == "finished" else []}
@@ -255,7 +255,7 @@ def tourney_routes(clubs: Clubs, tourneys: Tourneys) -> list[Route]:
 
     base = "/api/clubs/{n}/tourneys"
     return [
-        Route("/club/{n}/tourney/{t}", page),
+        Route("/club/{n}/tourney/{t}", page), Route("/club/{n}/tourneys", page),
         Route(base, listing), Route(base, create, methods=["POST"]),
         Route(base + "/{t}", show), Route(base + "/{t}/standings", standings),
         Route(base + "/{t}/register", register, methods=["POST"]),
