@@ -7,13 +7,16 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 from databases import DATABASES, new_database
+from serving import Server
 from starlette.testclient import TestClient
 from test_clubs import BUCKETS, HIGH, as_, invite, join_with, me, new_player
+from tourneyflow import run_tournament
 
 from daer.engine import HandRecord
 from daer.engine.fairness import check, commitment
@@ -293,3 +296,14 @@ def test_a_finished_table_waits_and_cannot_see_a_deck_another_table_still_plays(
     view = wait_round(client, n, t, owner, 1)
     assert client.get(f"/api/rooms/{other}/hands/1/record").status_code == 200
     assert slow_player not in [x["player"] for x in view["standings"]]
+
+
+def test_a_whole_tournament_against_a_real_server(tmp_path: Path) -> None:
+    """12 players over 3 rounds against ``daer serve`` in a child process; every record verifies (``daer verify``
+    on one of each round)."""
+    srv = Server(tmp_path / "daer.db", bot_delay=0.0).start()
+    try:
+        view = run_tournament(srv.url, tmp_path, players=12, rounds=3, hands=4)
+        assert len(view["rounds"]) == 3
+    finally:
+        srv.stop()
