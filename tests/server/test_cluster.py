@@ -24,6 +24,7 @@ import pytest
 from serving import TEST_LIMITS, Client, get, post
 from sqlalchemy import create_engine, text
 from test_club_live import Stream
+from tourneyflow import run_tournament
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -413,3 +414,11 @@ def test_kill_9_many_times_loses_nothing_acked(cluster: dict[str, Any]) -> None:
     for t in tables:
         if t.client is not None:
             t.client.close()
+
+
+def test_a_tournament_through_the_balancer(cluster: dict[str, Any], tmp_path: Path) -> None:
+    """Issue 21: a club tournament of 8 players over 2 rounds through HAProxy and two workers: every request may
+    reach either worker; the round's tables are served where the round was started, the other worker reads their
+    progress from the store; the same decks everywhere, records sealed during a round and verifying after it."""
+    view = run_tournament(cluster["url"], tmp_path, players=8, rounds=2, hands=2, verify_cli=False)
+    assert len(view["rounds"]) == 2
