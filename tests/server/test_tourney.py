@@ -307,3 +307,28 @@ def test_a_whole_tournament_against_a_real_server(tmp_path: Path) -> None:
         assert len(view["rounds"]) == 3
     finally:
         srv.stop()
+
+
+def test_without_bots_the_lowest_ranked_sit_out_and_a_pause_holds_the_round(paced: TestClient) -> None:
+    client = paced
+    n, owner, people, _roles = club(client, 5)
+    t = new_tourney(client, n, owner, rounds=2, hands=2, bots=False)
+    for p in people:
+        as_(client, p).post(f"/api/clubs/{n}/tourneys/{t}/register", json={})
+    assert as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/start", json={}).json() == {"round": 1}
+    assert as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/pause", json={}).status_code == 200
+    view = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()
+    assert view["status"] == "paused" and len(view["tables"]) == 1
+    assert all(s["kind"] == "human" for s in view["tables"][0]["seats"])
+    out = view["rounds"][0]["byes"]
+    assert out == [view["players"][-1]["id"]]  # the last registered: the lowest ranked before any round
+    time.sleep(2.5)  # the table finishes its hand and waits: paused, no second hand is dealt
+    view = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()
+    assert view["tables"][0]["hands_played"] <= 1 and view["rounds"][0]["status"] == "running"
+    assert as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/start", json={}).json()["resumed"] is True
+    wait_round(client, n, t, owner, 1)
+    assert as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/start", json={}).json() == {"round": 2}
+    view = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()
+    assert view["rounds"][1]["byes"] != out  # a second bye goes to someone who has not sat out
+    view = wait_round(client, n, t, owner, 2)
+    assert sorted(x["hands"] for x in view["standings"]) == [2, 2, 4, 4, 4]  # two byes, two different players

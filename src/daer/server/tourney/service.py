@@ -36,6 +36,9 @@ log = logging.getLogger("daer.server")
 
 BOT_ID = -1
 """A bot's place in the pairing (bots never rank)."""
+TURN_TIMER = 30.0
+"""Seconds a turn lasts at a tournament table whose config has no timer: a person who went away must not hold
+every table of the round at the gate (their seat falls to 托管)."""
 
 
 def set_commitment(commits: list[str]) -> str:
@@ -45,10 +48,11 @@ def set_commitment(commits: list[str]) -> str:
 
 def table_config(config: str, hands: int) -> RoomConfig:
     """A tournament table's room config: the tournament's, ``hands`` hands (the round's decks), the deal passing
-    every hand (轮庄: the same deck must meet the same positions at every table), no spectators, and bots where
-    the field is short."""
+    every hand (轮庄: the same deck must meet the same positions at every table), no spectators, bots where the
+    field is short, and a turn timer (:data:`TURN_TIMER` unless the config sets one)."""
     cfg = msgspec.json.decode(config, type=RoomConfig)
-    return msgspec.structs.replace(cfg, hands=hands, dealer_rule="rotate", watch=False, fill=True)
+    return msgspec.structs.replace(cfg, hands=hands, dealer_rule="rotate", watch=False, fill=True,
+                                   timer=cfg.timer or TURN_TIMER)
 
 
 class Tourneys:
