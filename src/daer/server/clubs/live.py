@@ -31,7 +31,7 @@ COALESCE = 0.2
 QUEUE = 16
 """Events a slow page may have waiting; past it the page is told to fetch everything again, once."""
 KINDS = frozenset({"tables", "members", "online", "club", "requests", "invites", "seat_invite", "records",
-                   "dissolved"})
+                   "dissolved", "tourney"})
 
 
 @dataclass(eq=False, slots=True)
