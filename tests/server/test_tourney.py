@@ -15,15 +15,48 @@ import pytest
 from databases import DATABASES, new_database
 from serving import Server
 from starlette.testclient import TestClient
-from test_clubs import BUCKETS, HIGH, as_, invite, join_with, me, new_player
 from tourneyflow import run_tournament
 
 from daer.engine import HandRecord
 from daer.engine.fairness import check, commitment
 from daer.server import create_app
-from daer.server.safety.limits import Limits
+from daer.server.players.identity import COOKIE
+from daer.server.safety.limits import Limits, Rate
 from daer.server.tourney.pairing import met_pairs
 from daer.server.tourney.service import set_commitment
+
+HIGH = Rate(100000, 100000)
+BUCKETS = ("create", "join", "lookup", "player", "signin", "signin_link", "me", "club_new", "club_invite",
+           "club_request", "club_act")
+
+
+def as_(c: TestClient, secret: str | None) -> TestClient:
+    c.cookies.clear()
+    if secret is not None:
+        c.cookies.set(COOKIE, secret, domain="testserver.local")
+    return c
+
+
+def new_player(c: TestClient) -> str:
+    """A fresh player (made at a first seat of a room of no club): its cookie's secret."""
+    as_(c, None)
+    assert c.post("/api/rooms", json={"name": "路人", "config": {"timer": 0}}).status_code == 200
+    return str(c.cookies[COOKIE])
+
+
+def me(c: TestClient, secret: str) -> int:
+    return int(as_(c, secret).get("/api/me").json()["id"])
+
+
+def invite(c: TestClient, number: str, owner: str, uses: int = 50) -> str:
+    res = as_(c, owner).post(f"/api/clubs/{number}/invites", json={"hours": 1, "uses": uses})
+    assert res.status_code == 200, res.text
+    return str(res.json()["url"].split("#invite=")[1])
+
+
+def join_with(c: TestClient, secret: str, player: str | None) -> tuple[int, str | None]:
+    res = as_(c, player).post("/api/clubs/join", json={"secret": secret})
+    return res.status_code, c.cookies.get(COOKIE) or player
 
 
 @pytest.fixture(scope="module", params=DATABASES)
