@@ -15,7 +15,8 @@ import pytest
 from databases import DATABASES, new_database
 from serving import Server
 from starlette.testclient import TestClient
-from tourneyflow import run_tournament
+from tourneyflow import check_round, run_tournament, setup
+from tourneyflow import wait_round as flow_wait
 
 from daer.engine import HandRecord
 from daer.engine.fairness import check, commitment
@@ -365,3 +366,25 @@ def test_without_bots_the_lowest_ranked_sit_out_and_a_pause_holds_the_round(pace
     assert view["rounds"][1]["byes"] != out  # a second bye goes to someone who has not sat out
     view = wait_round(client, n, t, owner, 2)
     assert sorted(x["hands"] for x in view["standings"]) == [2, 2, 4, 4, 4]  # two byes, two different players
+
+
+def test_a_round_survives_kill_9_of_the_server(tmp_path: Path) -> None:
+    """The server is killed mid-round and started again: every table comes back with its schedule (the same decks,
+    the gate, the seeds still sealed), the round ends, and every hand is in the results once."""
+    srv = Server(tmp_path / "daer.db", bot_delay=0.02).start()
+    try:
+        owner, people, n, t, _ids = setup(srv.url, 8, 1, 4)
+        assert owner.post(f"/api/clubs/{n}/tourneys/{t}/start", json={}).status_code == 200
+        time.sleep(1.0)
+        before = owner.get(f"/api/clubs/{n}/tourneys/{t}").json()
+        assert before["rounds"][0]["status"] == "running"  # killed mid-round
+        srv.kill9()
+        srv.start()
+        view = owner.get(f"/api/clubs/{n}/tourneys/{t}").json()
+        assert view["rounds"][0]["seeds"] is None or view["rounds"][0]["status"] == "done"
+        view = flow_wait(owner, n, t, 1)
+        check_round(people, view, 1, 4, tmp_path, verify_cli=False)
+        assert all(x["hands"] == 4 for x in view["standings"]), view["standings"]
+        assert abs(sum(x["score"] for x in view["standings"])) < 0.5
+    finally:
+        srv.stop()

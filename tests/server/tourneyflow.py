@@ -37,9 +37,9 @@ def _retry(call: Any, *args: Any, **kw: Any) -> httpx.Response:
         time.sleep(0.2)
 
 
-def run_tournament(url: str, folder: Path, *, players: int = 12, rounds: int = 3, hands: int = 4,
-                   verify_cli: bool = True) -> dict[str, Any]:
-    """Play a whole tournament of ``players`` (all in 托管) and check it; the final view."""
+def setup(url: str, players: int, rounds: int, hands: int) -> tuple[httpx.Client, list[httpx.Client], str, int,
+                                                                   list[int]]:
+    """A club with ``players`` registered for a new tournament: (owner, players, club number, tournament, ids)."""
     owner = device(url)
     assert _retry(owner.post, "/api/rooms", json={"name": "群主", "config": {"timer": 0}}).status_code == 200
     n = _retry(owner.post, "/api/clubs", json={"name": "复式圈", "config": {"timer": 0}}).json()["number"]
@@ -55,6 +55,48 @@ def run_tournament(url: str, folder: Path, *, players: int = 12, rounds: int = 3
     for p in people:
         assert _retry(p.post, f"/api/clubs/{n}/tourneys/{t}/register", json={}).status_code == 200
         ids.append(_retry(p.get, "/api/me").json()["id"])
+    return owner, people, n, t, ids
+
+
+def wait_round(owner: httpx.Client, n: str, t: int, number: int, *, timeout: float = 120) -> dict[str, Any]:
+    """The tournament's view once round ``number`` is over."""
+    deadline = time.monotonic() + timeout
+    while True:
+        view: dict[str, Any] = _retry(owner.get, f"/api/clubs/{n}/tourneys/{t}").json()
+        if len(view["rounds"]) >= number and view["rounds"][number - 1]["status"] == "done":
+            return view
+        assert time.monotonic() < deadline, view["tables"]
+        time.sleep(0.3)
+
+
+def check_round(people: list[httpx.Client], view: dict[str, Any], number: int, hands: int, folder: Path, *,
+                verify_cli: bool) -> None:
+    """A round that is over: its seeds match their commitments, every table's records verify and hold the same
+    deck for each hand."""
+    rnd = view["rounds"][number - 1]
+    assert [commitment(s) for s in rnd["seeds"]] == rnd["commits"]
+    for hand in range(1, hands + 1):
+        decks = set()
+        for tb in view["tables"]:
+            res = _retry(people[0].get, f"/api/rooms/{tb['code']}/hands/{hand}/record")
+            assert res.status_code == 200, res.text
+            rec = loads(res.text)
+            assert isinstance(rec, HandRecord) and rec.fairness is not None
+            assert check(rec.fairness, rec.deck) is None and rec.fairness.seed == rnd["seeds"][hand - 1]
+            decks.add(tuple(rec.deck))
+            if verify_cli and hand == 1 and tb["table"] == 1:
+                path = folder / f"r{number}.json"
+                path.write_text(res.text)
+                out = subprocess.run([sys.executable, "-m", "daer", "verify", str(path)], capture_output=True,
+                                     text=True, timeout=60, check=False)
+                assert out.returncode == 0, out.stdout + out.stderr
+        assert len(decks) == 1  # the same deck at every table
+
+
+def run_tournament(url: str, folder: Path, *, players: int = 12, rounds: int = 3, hands: int = 4,
+                   verify_cli: bool = True) -> dict[str, Any]:
+    """Play a whole tournament of ``players`` (all in 托管) and check it; the final view."""
+    owner, people, n, t, ids = setup(url, players, rounds, hands)
     earlier: list[list[int]] = []
     view: dict[str, Any] = {}
     for number in range(1, rounds + 1):
@@ -70,29 +112,8 @@ def run_tournament(url: str, folder: Path, *, players: int = 12, rounds: int = 3
         sealed = _retry(people[0].get, f"/api/rooms/{view['tables'][0]['code']}/hands/1/record")
         assert sealed.status_code == 403, sealed.text
         earlier += seated
-        deadline = time.monotonic() + 120
-        while view["rounds"][number - 1]["status"] != "done":
-            assert time.monotonic() < deadline, view["tables"]
-            time.sleep(0.3)
-            view = _retry(owner.get, f"/api/clubs/{n}/tourneys/{t}").json()
-        rnd = view["rounds"][number - 1]
-        assert [commitment(s) for s in rnd["seeds"]] == rnd["commits"]
-        for hand in range(1, hands + 1):
-            decks = set()
-            for tb in view["tables"]:
-                res = _retry(people[0].get, f"/api/rooms/{tb['code']}/hands/{hand}/record")
-                assert res.status_code == 200, res.text
-                rec = loads(res.text)
-                assert isinstance(rec, HandRecord) and rec.fairness is not None
-                assert check(rec.fairness, rec.deck) is None and rec.fairness.seed == rnd["seeds"][hand - 1]
-                decks.add(tuple(rec.deck))
-                if verify_cli and hand == 1 and tb["table"] == 1:
-                    path = folder / f"r{number}.json"
-                    path.write_text(res.text)
-                    out = subprocess.run([sys.executable, "-m", "daer", "verify", str(path)], capture_output=True,
-                                         text=True, timeout=60, check=False)
-                    assert out.returncode == 0, out.stdout + out.stderr
-            assert len(decks) == 1  # the same deck at every table
+        view = wait_round(owner, n, t, number)
+        check_round(people, view, number, hands, folder, verify_cli=verify_cli)
     assert view["status"] == "finished"
     lines = view["standings"]
     assert sorted(x["player"] for x in lines) == sorted(ids)
