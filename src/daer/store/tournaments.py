@@ -104,7 +104,7 @@ class TourneyStore:
         with self.engine.connect() as c:
             return len(c.execute(select(_T.c.id).where(_T.c.club_id == club_id, _T.c.status != "finished")).all())
 
-    def set(self, tourney_id: int, **values: Any) -> None:
+    def change(self, tourney_id: int, **values: Any) -> None:
         with self.engine.begin() as c:
             c.execute(update(_T).where(_T.c.id == tourney_id).values(**values))
 
@@ -215,6 +215,13 @@ class TourneyStore:
                                     "seat": s, "player_id": t.seats[s] if s < len(t.seats) else None,
                                     "dealer": dealer, "points": pts, "auto": auto[s], "room_code": t.code}
                                    for s, pts in enumerate(points)])
+
+    def booked_hands(self, t: TableRow) -> set[int]:
+        """The hands of a table already in the results."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(_H.c.hand).where(_H.c.tourney_id == t.tourney_id, _H.c.round == t.round,
+                                                     _H.c.table_no == t.table).distinct()).all()
+        return {int(r[0]) for r in rows}
 
     def results(self, tourney_id: int) -> list[HandResult]:
         with self.engine.connect() as c:

@@ -156,7 +156,7 @@ def tourney_routes(clubs: Clubs, tourneys: Tourneys) -> list[Route]:
         if t.status == "finished":
             return err(409, "finished", "比赛已结束", "the tournament is over")
         if t.status == "paused":
-            db().set(t.id, status="running")
+            db().change(t.id, status="running")
             tourneys.poke(t)
             tourneys.hub.publish(asked.club.id, "tourney")
             return JSONResponse({"round": t.round, "resumed": True})
@@ -175,7 +175,7 @@ def tourney_routes(clubs: Clubs, tourneys: Tourneys) -> list[Route]:
         asked, t = got
         if t.status != "running":
             return err(409, "not_running", "比赛没有在进行", "the tournament is not running")
-        db().set(t.id, status="paused")
+        db().change(t.id, status="paused")
         tourneys.hub.publish(asked.club.id, "tourney")
         return JSONResponse({"paused": True})
 
@@ -187,7 +187,7 @@ def tourney_routes(clubs: Clubs, tourneys: Tourneys) -> list[Route]:
         if t.status != "finished" and t.round:
             tourneys.stop_round(t)
         elif t.status != "finished":
-            db().set(t.id, status="finished")
+            db().change(t.id, status="finished")
         tourneys.hub.publish(asked.club.id, "tourney")
         return JSONResponse({"finished": True})
 

@@ -123,11 +123,21 @@ class Tourneys:
         return Schedule(tuple(seeds), gate=lambda hand: self.gate(t.tourney_id, t.round, hand), private=not done)
 
     def restored(self, room: Room) -> None:
-        """A table loaded from the store deals its round's decks again."""
+        """A table loaded from the store deals its round's decks again; a hand stored but not yet booked when the
+        server stopped is booked now (from its stored points: whether it ended in 托管 is not known)."""
         t = self.table(room.code)
-        if t is not None:
-            room.match.schedule = self.schedule_of(t)
-            self._booked[room.code] = room.match.hands_played
+        if t is None:
+            return
+        room.match.schedule = self.schedule_of(t)
+        self._booked[room.code] = room.match.hands_played
+        booked = self.db.booked_hands(t)
+        for _id, number, finished, points in self.manager_of().store.hands_of(room.code):
+            if finished and points and number not in booked:
+                pts = msgspec.json.decode(points, type=list[int])
+                self.db.add_hand(t, number, dealer_of(t.table, number, len(pts)), pts, [False] * len(pts))
+        tourney = self.db.get(t.tourney_id)
+        if tourney is not None and all(n >= tourney.hands for n in self.progress(t.tourney_id, t.round).values()):
+            self.end_round(tourney, t.round)
 
     # -- a round ------------------------------------------------------------------------------------------
     def ranking(self, t: TourneyRow) -> list[int]:
@@ -204,21 +214,38 @@ class Tourneys:
         st = m.state
         if m.hands_played > self._booked.get(room.code, 0) and st is not None and st.over and st.result is not None:
             self._booked[room.code] = m.hands_played
-            self.db.add_hand(t, m.hands_played, st.dealer, list(st.result.points),
-                             [s.kind == "human" and s.auto for s in m.seats])
-            for other in self.db.tables(t.tourney_id, t.round):
-                r = self.manager_of().rooms.get(other.code)
-                if r is not None and r is not room and r.status == "between":
-                    r.schedule()
-            tourney = self.db.get(t.tourney_id)
-            if tourney is not None:
-                if all(n >= tourney.hands for n in self.progress(t.tourney_id, t.round).values()):
-                    self.end_round(tourney, t.round)
-                self.hub.publish(tourney.club_id, "tourney")
-        elif t is not None:
-            tourney = self.db.get(t.tourney_id)
-            if tourney is not None:
-                self.hub.publish(tourney.club_id, "tourney")
+            hand, dealer, points = m.hands_played, st.dealer, list(st.result.points)
+            auto = [s.kind == "human" and s.auto for s in m.seats]
+            # booked once the hand's own rows are committed: a crash in between replays the hand, never books it twice
+            self.manager_of().store.writer.after_commit(
+                lambda: self._guarded(self._hand_done, room, t, hand, dealer, points, auto))
+            return
+        tourney = self.db.get(t.tourney_id)
+        if tourney is not None:
+            self.hub.publish(tourney.club_id, "tourney")
+
+    @staticmethod
+    def _guarded(fn: Callable[..., None], *args: Any) -> None:
+        """Run ``fn`` from the writer's commit without letting it fail the writer."""
+        try:
+            fn(*args)
+        except Exception:
+            log.exception("tourney: booking a hand failed")
+
+    def _hand_done(self, room: Room, t: TableRow, hand: int, dealer: int, points: list[int],  # noqa: PLR0917
+                   auto: list[bool]) -> None:
+        """A table's hand is stored: book it, wake the tables held at the gate, end the round with its last hand."""
+        self.db.add_hand(t, hand, dealer, points, auto)
+        for other in self.db.tables(t.tourney_id, t.round):
+            r = self.manager_of().rooms.get(other.code)
+            if r is not None and r is not room and r.status == "between":
+                r.schedule()
+        tourney = self.db.get(t.tourney_id)
+        if tourney is None:
+            return
+        if all(n >= tourney.hands for n in self.progress(t.tourney_id, t.round).values()):
+            self.end_round(tourney, t.round)
+        self.hub.publish(tourney.club_id, "tourney")
 
     def end_round(self, t: TourneyRow, number: int) -> None:
         """The round is over: its seeds revealed (records and replays open), the tournament finished after its
@@ -231,7 +258,7 @@ class Tourneys:
             if room is not None and room.match.schedule is not None:
                 room.match.schedule.private = False
         if number >= t.rounds:
-            self.db.set(t.id, status="finished")
+            self.db.change(t.id, status="finished")
         log.info("tourney %d: round %d over", t.id, number)
 
     def stop_round(self, t: TourneyRow) -> None:
@@ -246,7 +273,7 @@ class Tourneys:
             room.perform(Outcome(writes=[RoomWrite({"status": "finished", "version": m.version})],
                                  sends=[Send(None)], closed=("比赛已结束", "the tournament was ended")))
         self.end_round(t, t.round)
-        self.db.set(t.id, status="finished")
+        self.db.change(t.id, status="finished")
 
     def poke(self, t: TourneyRow) -> None:
         """The tables of the round under way look at their gate again (the tournament resumed)."""
