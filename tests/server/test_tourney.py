@@ -5,6 +5,7 @@ be avoided, decks the same at every table, records sealed until the round ends a
 from __future__ import annotations
 
 import time
+import urllib.parse
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -388,3 +389,39 @@ def test_a_round_survives_kill_9_of_the_server(tmp_path: Path) -> None:
         assert abs(sum(x["score"] for x in view["standings"])) < 0.5
     finally:
         srv.stop()
+
+
+def test_a_ruleset_of_three_seats_is_refused(client: TestClient,
+                                             roles_world: tuple[str, dict[str, str | None]]) -> None:
+    n, roles = roles_world
+    body = {"name": "赛", "config": {"rules": "paohuzi"}}
+    res = as_(client, roles["admin"]).post(f"/api/clubs/{n}/tourneys", json=body)
+    assert res.status_code == 400 and res.json()["error"] == "not_four"
+
+
+JUNK: list[Any] = [None, 1, -1, 10**30, 1.5, "", "x" * 5000, [], [1, 2], {}, {"a": {"b": [None]}}, True, "赛\u0000"]
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=range(len(JUNK)))
+def test_junk_never_breaks_an_endpoint(client: TestClient, roles_world: tuple[str, dict[str, str | None]],
+                                       junk: Any) -> None:
+    """Any body, any field, any path: an answer with a reason (4xx), never a traceback."""
+    n, roles = roles_world
+    t = new_tourney(client, n, str(roles["owner"]), rounds=1, hands=1)
+    c = as_(client, roles["owner"])
+    base = f"/api/clubs/{n}/tourneys"
+    for field in ("name", "config", "rounds", "hands", "starts_at", "bots", "bots_count", "extra"):
+        res = c.post(base, json={"name": "赛", field: junk})
+        assert res.status_code < 500 and (res.status_code < 400 or {"error", "zh", "en"} <= set(res.json()))
+        if res.status_code == 201:
+            c.post(f"{base}/{res.json()['id']}/end", json={})
+    for tail in ("register", "withdraw", "pause", "seat", "players/1/remove"):
+        res = c.post(f"{base}/{t}/{tail}", json=junk)
+        assert res.status_code < 500
+    bad = urllib.parse.quote(str(junk)[:200], safe="")
+    for path in (f"{base}/{bad}", f"{base}/{bad}/standings", f"{base}/{t}/players/{bad}/remove"):
+        res = c.get(path) if "remove" not in path else c.post(path, json={})
+        assert res.status_code < 500
+    res = c.post(base, content=b"\xff\xfe not json", headers={"content-type": "application/json"})
+    assert res.status_code == 400
+    c.post(f"{base}/{t}/end", json={})

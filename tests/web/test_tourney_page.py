@@ -11,7 +11,10 @@ from typing import Any
 
 from playwright.sync_api import Page
 from serving import Server
+from test_a11y import axe_source, scan
 from test_table import play_to_settlement
+
+__all__ = ["axe_source"]  # the fixture, shared with test_a11y
 
 SHOTS = Path("/tmp/shots")
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
@@ -37,7 +40,7 @@ def _call(page: Page, method: str, path: str, body: Any = None) -> Any:
     return page.evaluate(script, [method, path, body])
 
 
-def test_two_people_play_a_round_and_see_the_standings(server: Server, browser: Any) -> None:
+def test_two_people_play_a_round_and_see_the_standings(server: Server, browser: Any, axe_source: str) -> None:
     base = server.url.replace("127.0.0.1", "localhost")
     SHOTS.mkdir(exist_ok=True)
     errors: list[str] = []
@@ -86,6 +89,10 @@ def test_two_people_play_a_round_and_see_the_standings(server: Server, browser: 
         assert scores == sorted(scores, reverse=True)
         assert owner.locator("#compare li").count() >= 1  # every hand compared once the round is over
         owner.screenshot(path=str(SHOTS / "tourney-standings.png"), full_page=True)
+        assert scan(owner, axe_source, "tourney standings") == []
+        owner.goto(f"{base}/club/{n}/tourneys")
+        owner.wait_for_selector("#tourneys li")
+        assert scan(owner, axe_source, "tourney list") == []
         assert not owner.locator("img").count() and not friend.locator("img").count()  # the nickname stayed text
     finally:
         owner_ctx.close()

@@ -43,6 +43,11 @@ class CreateBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     bots_count: bool = True
 
 
+def _cell(text: str) -> str:
+    """A name as a spreadsheet cell: never read as a formula (a leading ``= + - @`` is quoted)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
 def tourney_routes(clubs: Clubs, tourneys: Tourneys) -> list[Route]:
     """The routes (each through the role gate)."""
 
@@ -243,7 +248,7 @@ def tourney_routes(clubs: Clubs, tourneys: Tourneys) -> list[Route]:
             w = csv.DictWriter(out, fieldnames=["round", "table", "hand", "seat", "position", "player", "name",
                                                 "points", "auto"])
             w.writeheader()
-            w.writerows(rows)
+            w.writerows({**r, "name": _cell(str(r["name"]))} for r in rows)
             return Response("\ufeff" + out.getvalue(), media_type="text/csv; charset=utf-8", headers={
                 "Content-Disposition": f'attachment; filename="tourney-{t.id}.csv"'})
         return JSONResponse({"tourney": t.to_json(), "rounds": db().rounds(t.id), "standings": standings_json(t),
