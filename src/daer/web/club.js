@@ -178,7 +178,8 @@ function head() {
     h("div", { class: "row" }, h("h1", { class: "grow", id: "clubname" }, d.name),
       h("span", { class: `badge role-${d.role}`, id: "myrole" }, w(`role_${d.role}`))),
     h("div", { class: "muted" }, `${w("num", { n: d.number })} · ${w("members", { n: d.members.length })} · ${w("online", { n: d.members.filter((m) => m.online).length })}`),
-    d.notice ? h("p", { class: "notice", id: "clubnotice" }, d.notice) : null);
+    d.notice ? h("p", { class: "notice", id: "clubnotice" }, d.notice) : null,
+    h("a", { href: `/club/${d.number}/tourneys`, id: "tourneylink" }, w("tourneys")));
 }
 
 export function draw() {

@@ -5,7 +5,7 @@ import { lang, setLang } from "./i18n.js";
 
 const W = {
   zh: {
-    clubs: "亲友圈", myClubs: "我的亲友圈", lobby: "← 大厅", back: "← 亲友圈", me: "我的", lang: "English",
+    clubs: "亲友圈", tourneys: "比赛 →", myClubs: "我的亲友圈", lobby: "← 大厅", back: "← 亲友圈", me: "我的", lang: "English",
     none: "还没有加入亲友圈。创建一个，或输入圈号申请加入。", members: "{n} 人", online: "{n} 人在线",
     create: "创建亲友圈", clubName: "圈名", notice: "公告", noticeHint: "最多 500 字", hands: "局数", timer: "计时（秒）",
     bot: "机器人", pace: "节奏", pace_fast: "快", pace_normal: "正常", pace_slow: "慢", createDo: "创建", joinNum: "按圈号加入", number: "圈号（6 位数字）", num: "圈号 {n}",
@@ -40,7 +40,7 @@ const W = {
     noMine: "还没有战绩。打完一局就会记在这里。", chart: "分数走势", self: "自摸", dianpao: "点炮", huang: "黄",
   },
   en: {
-    clubs: "Clubs", myClubs: "My clubs", lobby: "← Lobby", back: "← Clubs", me: "Me", lang: "中文",
+    clubs: "Clubs", tourneys: "Tournaments →", myClubs: "My clubs", lobby: "← Lobby", back: "← Clubs", me: "Me", lang: "中文",
     none: "No club yet. Create one, or ask to join one by its number.", members: "{n} members", online: "{n} online",
     create: "Create a club", clubName: "Name", notice: "Notice", noticeHint: "up to 500 characters", hands: "Hands", timer: "Timer (s)",
     bot: "Bot", pace: "Pace", pace_fast: "fast", pace_normal: "normal", pace_slow: "slow", createDo: "Create", joinNum: "Join by number", number: "Club number (6 digits)", num: "No. {n}",
