@@ -1,7 +1,8 @@
 """比赛 in a real browser (issue 21, item 4; docs/tournaments.md): an owner creates a small tournament on the
-tournament page, a friend on a second phone registers, the owner starts the round, the friend takes their seat
-from the page and plays the hand at the table (the page's own buttons), and both see the standings update with the
-round's duplicate scores.  A hostile nickname is text.  Screenshots at 360×740 go to /tmp/shots."""
+tournament page (reached from the club page), a friend on a second phone registers, the owner starts the round,
+the friend takes their seat from the page and plays at the table (the page's own buttons), and both see the
+standings update with the round's duplicate scores; axe finds nothing serious.  A hostile nickname is text.
+Screenshots at 360×740 go to /tmp/shots."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def test_two_people_play_a_round_and_see_the_standings(server: Server, browser: 
         owner.wait_for_selector("#t-create")
         owner.fill("#t-name", "周五复式赛")
         owner.fill("#t-rounds", "1")
-        owner.fill("#t-hands", "1")
+        owner.fill("#t-hands", "2")
         owner.click("#t-create-do")
         owner.wait_for_url(re.compile(r"/tourney/\d+$"))
         tourney = owner.url.split("/")[-1]

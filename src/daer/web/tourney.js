@@ -200,5 +200,7 @@ async function start() {
     const es = new EventSource(`/api/clubs/${S.n}/events`);
     es.onmessage = () => { clearTimeout(S.timer); S.timer = setTimeout(refresh, 250); };
   }
+  // and a look every few seconds while a round runs (the tables' progress; a stream that missed an event)
+  setInterval(() => { if (S.data && S.data.status === "running" && document.visibilityState === "visible") refresh(); }, 4000);
 }
 start();
