@@ -123,15 +123,28 @@ class Tourneys:
         return Schedule(tuple(seeds), gate=lambda hand: self.gate(t.tourney_id, t.round, hand), private=not done)
 
     def restored(self, room: Room) -> None:
-        """A table loaded from the store deals its round's decks again; a hand stored but not yet booked when the
-        server stopped is booked now (from its stored points: whether it ended in 托管 is not known)."""
+        """A table loaded from the store deals its round's decks again (a hand the load itself booked drew its next
+        deal before the schedule was back: that deal is replaced by the schedule's); a hand stored but not yet booked
+        when the server stopped is booked once the load's writes are committed."""
         t = self.table(room.code)
         if t is None:
             return
-        room.match.schedule = self.schedule_of(t)
-        self._booked[room.code] = room.match.hands_played
+        m = room.match
+        m.schedule = self.schedule_of(t)
+        if m.schedule is None:
+            return
+        want = m.schedule.pending(m.hands_played + 1, len(m.seats)) if m.status in ("waiting", "between") else None
+        if want is not None and (m.pending is None or m.pending.seed != want.seed):
+            m.pending = want
+            room.port.update_room(deal_seed=want.seed, deal_entropy=None)
+        self._booked[room.code] = m.hands_played
+        self.manager_of().store.writer.after_commit(lambda: self._guarded(self._backfill, t))
+
+    def _backfill(self, t: TableRow) -> None:
+        """Book a table's stored hands missing from the results (from their stored points: whether a seat ended in
+        托管 is not known), and end the round if that was its last hand."""
         booked = self.db.booked_hands(t)
-        for _id, number, finished, points in self.manager_of().store.hands_of(room.code):
+        for _id, number, finished, points in self.manager_of().store.hands_of(t.code):
             if finished and points and number not in booked:
                 pts = msgspec.json.decode(points, type=list[int])
                 self.db.add_hand(t, number, dealer_of(t.table, number, len(pts)), pts, [False] * len(pts))
