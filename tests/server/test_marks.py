@@ -1,4 +1,4 @@
-"""The catch-up of an update reads the hand's marks from the end (daer.server.table.match ``_since`` / ``_own_steps``):
+"""The catch-up of an update reads the hand's marks from the end (daer.server.table.marks ``catch_up`` / ``own_steps``):
 for any marks that grow in version and log length, the same answer as a scan of them all."""
 
 from __future__ import annotations
@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from daer.server.table.match import _own_steps, _since
+from daer.server.table.marks import catch_up as _since
+from daer.server.table.marks import own_steps as _own_steps
 
 Marks = list[tuple[int, int, int | None]]
 

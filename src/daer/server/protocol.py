@@ -189,6 +189,15 @@ class Welcome(_Msg, frozen=True, tag="welcome"):
     v: int
 
 
+class Hint(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """提示: the bot's suggestion for the seat to act (a room with ``hint``), and why, Chinese first."""
+
+    action: Action
+    """One of the seat's ``view.legal``."""
+    zh: str
+    en: str
+
+
 class Update(_Msg, frozen=True, tag="update"):
     """The state at version ``v`` for this connection: new events since ``since``, the view, the room.
 
@@ -205,6 +214,9 @@ class Update(_Msg, frozen=True, tag="update"):
     """叫牌 hint for this seat: (kind, 胡) of every card that would win now (at least the minimum 胡)."""
     p: int = 0
     """This seat's own private steps (its claim choices) at version ``v`` so far: they do not change ``v``."""
+    hint: Hint | None = None
+    """提示 (rooms with ``hint`` only): the suggestion for this seat while it has something to decide; never sent to
+    another seat or a spectator."""
 
 
 class Ack(_Msg, frozen=True, tag="ack"):

@@ -37,7 +37,9 @@ from daer.server.social.networks import shared
 from daer.server.social.votes import Vote
 from daer.server.social.watching import WATCH_DELAY, Delayed
 from daer.server.table.dealing import PendingDeal
+from daer.server.table.hinting import Suggestions
 from daer.server.table.hints import waits_hint
+from daer.server.table.marks import catch_up, own_steps
 from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite, Send
 from daer.server.table.seating import Seat
 from daer.server.table.settling import work_of
@@ -100,6 +102,8 @@ class Match(Together):
     hints: dict[int, tuple[tuple[int, ...], object, tuple[tuple[int, int], ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     """Each seat's last 叫牌 hint with the hand and melds it was found for (:meth:`waits_of`)."""
+    suggest: Suggestions = field(default_factory=Suggestions, compare=False, repr=False)
+    """提示 in a room with ``config.hint``: each seat's last suggestion (:mod:`daer.server.table.hinting`)."""
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -158,13 +162,14 @@ class Match(Together):
         full = since is None or not self.hand_start <= since <= self.version
         start = 0
         if since is not None and not full:
-            start, mine = _since(self.marks, since, seat)
+            start, mine = catch_up(self.marks, since, seat)
             if mine and (seen is None or seen > 0):
                 start = mine[-1] if seen is None else mine[min(seen, len(mine)) - 1]
         view = st.view(seat, log=False)
-        own = _own_steps(self.marks, self.version, seat) if seat is not None else 0
+        own = own_steps(self.marks, self.version, seat) if seat is not None else 0
+        hint = self.suggest.of(self.rules, view, (self.hand_start, len(st.log))) if self.config.hint else None
         return p.Update(v=self.version, since=None if full else since, full=full, events=seen_by(st.log[start:], seat),
-                        view=view, room=self.info(seat, now), waits=self.waits_of(view), p=own)
+                        view=view, room=self.info(seat, now), waits=self.waits_of(view), p=own, hint=hint)
 
     def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:
         """叫牌 hint for a seat holding one card short of a complete hand (not while it must discard): remembered
@@ -294,7 +299,7 @@ class Match(Together):
         out.writes.append(ActionWrite(ActionRow(len(st.actions) - 1, self.version, seat, client_id,
                                                 msgspec.json.encode(action).decode()), room, points, changed))
         if private:
-            before = _own_steps(self.marks, self.version, seat)
+            before = own_steps(self.marks, self.version, seat)
             self.marks.append((self.version, len(st.log), seat))
             self._refresh_legal(now)
             out.sends.append(Send(since, only=seat, seen=before))
@@ -577,36 +582,6 @@ class Match(Together):
 def _no(reply: p.Error) -> Outcome:
     """A refusal the client may retry with the same id (not kept)."""
     return Outcome(reply=reply, keep="none")
-
-
-
-def _since(marks: list[tuple[int, int, int | None]], since: int, seat: int | None) -> tuple[int, list[int]]:
-    """(log length at the last public step at or before version ``since``, log lengths after ``seat``'s own
-    private steps at ``since`` from there on, in order).  ``marks`` grow in version and log length, so both are
-    read from the end (the steps a connection missed are few; the hand's marks are many)."""
-    start = 0
-    for v, n, who in reversed(marks):
-        if v <= since and who is None:
-            start = n
-            break
-    mine = []
-    for v, n, who in reversed(marks):
-        if v < since:
-            break
-        if v == since and who == seat and n >= start:
-            mine.append(n)
-    mine.reverse()
-    return start, mine
-
-
-def _own_steps(marks: list[tuple[int, int, int | None]], version: int, seat: int) -> int:
-    """``seat``'s own private steps at ``version`` (the last version: they are at the end of ``marks``)."""
-    k = 0
-    for v, _, who in reversed(marks):
-        if v != version:
-            break
-        k += who == seat
-    return k
 
 
 __all__ = ["EXPIRED", "LIVE", "Match"]
