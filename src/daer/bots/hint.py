@@ -68,8 +68,12 @@ class Hinter:
         if view.seat is None or not view.to_act or not view.legal or view.phase == "over":
             return None
         action = self.bot.choose(view)
-        zh, en = _Reason(self, view, ascii).of(action)
+        zh, en = self.explain(view, action, ascii=ascii)
         return Hint(action=action, zh=zh, en=en)
+
+    def explain(self, view: View, action: Action, *, ascii: bool = False) -> tuple[str, str]:
+        """The words for ``action`` (one of ``view.legal``) in ``view``: (Chinese, English)."""
+        return _Reason(self, view, ascii).of(action)
 
     def waits(self, counts: Sequence[int], melds: tuple[Meld, ...]) -> Waits:
         """Winning kinds of a hand one card short, with their 胡 (at least the minimum; ``daer.hands.waits``)."""
