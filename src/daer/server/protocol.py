@@ -180,6 +180,8 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     same IPv6 /64); never an address."""
     pace: str = "normal"
     """节奏: the room's pace, ``fast`` / ``normal`` / ``slow`` (:data:`daer.server.safety.bounds.PACES`)."""
+    hint: bool = False
+    """提示: the seat to act is shown the bot's suggestion (``update.hint``)."""
 
 
 class Welcome(_Msg, frozen=True, tag="welcome"):

@@ -115,7 +115,7 @@ def check_config(cfg: RoomConfig) -> Ruleset:
     except (RulesError, ValueError, TypeError) as exc:
         raise RoomError("bad_overrides", f"规则选项不对：{exc}", f"bad house-rule options: {exc}") from exc
     if cfg.hint and rules.scoring.mode == "money":
-        raise RoomError("hint_money", "付钱的房间不能开提示：提示只用于练习和朋友局",
+        raise RoomError("bad_hint", "付钱的房间不能开提示：提示只用于练习和朋友局",
                         "hints are not offered with money play: they are for practice and friendly games")
     if not MIN_SEATS <= rules.table.seats <= MAX_SEATS:
         raise RoomError("bad_seats", f"座位数须在 {MIN_SEATS} 到 {MAX_SEATS} 之间",

@@ -133,7 +133,7 @@ class Match(Together):
         return p.RoomInfo(
             code=self.code, status=self.status, rules=self.config.rules, overrides=self.config.overrides,
             hands=self.config.hands, hand_no=self.hands_played + (1 if self.status == "playing" else 0),
-            timer=self.config.timer, bot=self.config.bot, host=self.host, pace=self.config.pace,
+            timer=self.config.timer, bot=self.config.bot, host=self.host, pace=self.config.pace, hint=self.config.hint,
             seats=tuple([p.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, online=s.online > 0, auto=s.auto,
                                     score=scores[s.seat]) for s in self.seats]),
             deadline=None if dl is None else max(0.0, round(dl - now, 1)),
