@@ -82,6 +82,16 @@ def test_hint_of_a_discard_names_both_waits_and_their_hu() -> None:
     assert zh_ascii.startswith("Discard x9: waits on d3, d6 (")
 
 
+def test_hint_weighs_the_discard_that_makes_the_hand_ready() -> None:
+    # 九 is well connected (七八九 九), outside the discards the heuristic bot likes least to keep; letting it go
+    # leaves the hand waiting on 叁 and 陆 for 24 胡, and the hint suggests it
+    st = dealt({0: TWO_SIDED + "九"})
+    view = st.view(0, log=False)
+    hint = hinter_for(R).hint(view)
+    assert hint is not None and hint.action == Discard(seat=0, kind=kind("九"))
+    assert hint.zh.startswith("打 九：两头叫 叁、陆")
+
+
 def test_hint_leaves_out_a_wait_under_the_minimum_hu() -> None:
     # 三 completes the hand for 9 胡 only: 「不够10胡诈胡」, so the hand waits on 十 alone
     st = dealt({0: WAIT_TEN + "十"})

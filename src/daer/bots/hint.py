@@ -21,12 +21,14 @@ from collections.abc import Sequence
 
 import msgspec
 
-from daer.bots.features import _improving_kinds
+from daer.bots.base import obvious
+from daer.bots.features import _improving_kinds, candidate_more
 from daer.bots.heuristic import connections, loose
-from daer.bots.learned import LearnedBot
+from daer.bots.learned import LearnedBot, candidates
 from daer.cards import COPIES, N_KINDS, kind_ascii, kind_char
 from daer.engine.actions import Action, Bao, Chi, Discard, Hu, Pass, Peng, Zhao
 from daer.engine.claims import orphans
+from daer.engine.encoding import encode_view, legal_indices
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind, evaluate, waits
 from daer.rules.model import Ruleset
@@ -67,9 +69,47 @@ class Hinter:
         notation) instead of 九 / 叁 (the page's cards)."""
         if view.seat is None or not view.to_act or not view.legal or view.phase == "over":
             return None
-        action = self.bot.choose(view)
+        action = self.choose(view)
         zh, en = self.explain(view, action, ascii=ascii)
         return Hint(action=action, zh=zh, en=en)
+
+    def choose(self, view: View) -> Action:
+        """The learned bot's choice, with the discards that leave the hand 听 weighed too.
+
+        The bot weighs the heuristic bot's choice and the discards it likes least to keep
+        (:func:`daer.bots.learned.candidates`); a discard that makes the hand 听 can be a well-connected card
+        outside them (九 of 七八九九 when the other 九 completes the 列s).  For a hint such a discard is added to
+        the candidates and valued by the same network, with the same margin over the heuristic choice."""
+        bot = self.bot
+        pair = bot.net.layers[-1][0].shape[1] == 1  # the shipped form: one value a candidate
+        if obvious(view) is not None or not isinstance(view.legal[0], Discard | Bao) or not pair:
+            return bot.choose(view)
+        legal = view.legal
+        cands = candidates(view, bot.policy, int(bot.net.meta.get("width", 4)))
+        counts = [0] * N_KINDS
+        for cid in view.hand:
+            counts[cid // COPIES] += 1
+        assert view.seat is not None
+        melds = tuple(Meld(MeldKind(m.kind), m.kinds) for m in view.melds[view.seat])
+        left = _unseen(view)
+        for i, a in enumerate(legal):
+            if i in cands or not isinstance(a, Discard):
+                continue
+            counts[a.kind] -= 1
+            ready = any(left[k] for k, _ in self.waits(counts, melds))
+            counts[a.kind] += 1
+            if ready:
+                cands.append(i)
+        if len(cands) == 1:
+            return legal[cands[0]]
+        idx = legal_indices(view)
+        more = candidate_more(view, [legal[i] for i in cands], bot.policy, bot.net.more) if bot.net.more else None
+        v = bot.net.candidate_values(encode_view(view), [idx[i] for i in cands], more)
+        best, value = 0, float(v[0]) + float(bot.net.meta.get("margin", 0.0))
+        for r in range(1, len(cands)):
+            if v[r] > value:
+                best, value = r, float(v[r])
+        return legal[cands[best]]
 
     def explain(self, view: View, action: Action, *, ascii: bool = False) -> tuple[str, str]:
         """The words for ``action`` (one of ``view.legal``) in ``view``: (Chinese, English)."""
