@@ -143,6 +143,11 @@ ENDPOINTS: dict[str, tuple[str, str, Any, dict[str, int]]] = {
     "seat_invite": ("POST", "/api/clubs/{n}/seat-invites", {"to": "{victim}", "room": "{table}"},
                     _row(200, 200, 200)),
     "events_refused": ("GET", "/api/clubs/{n}/events", None, {**OUTSIDE}),
+    "records": ("GET", "/api/clubs/{n}/records?period=month", None, _row(200, 200, 200)),
+    "settle": ("GET", "/api/clubs/{n}/settle?period=week", None, _row(200, 200, 200)),
+    "leaderboard": ("GET", "/api/clubs/{n}/leaderboard?period=season", None, _row(200, 200, 200)),
+    "export_json": ("GET", "/api/clubs/{n}/export.json", None, _row(403, 403, 200)),
+    "export_csv": ("GET", "/api/clubs/{n}/export.csv", None, _row(403, 403, 200)),
 }
 
 

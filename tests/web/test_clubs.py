@@ -292,3 +292,33 @@ def test_a_club_match_shows_in_everyones_records_the_settle_up_and_the_leaderboa
     assert errors == []
     for ctx in (owner_ctx, friend_ctx, second_ctx):
         ctx.close()
+
+
+def test_a_banned_member_is_listed_for_the_admins_and_the_ban_can_be_lifted(browser: Any, base: str) -> None:
+    errors: list[str] = []
+    owner_ctx, friend_ctx = browser.new_context(**PHONE), browser.new_context(**PHONE)
+    owner = _page(owner_ctx, errors)
+    n = _create_club(owner, base, "禁止测试")
+    link = _invite_link(owner)
+    friend = _page(friend_ctx, errors)
+    _join_by_invite(friend, link, "禁止测试")
+    fid = _fetch(friend, f"/api/clubs/{n}")["body"]["me"]
+    owner.wait_for_selector(f"[data-member='{fid}']")
+    owner.click(f"[data-member='{fid}'] .manage summary")
+    owner.click(f"[data-member='{fid}'] [data-act='members/{fid}/ban']")
+    owner.wait_for_selector(f"#bans [data-ban='{fid}']")
+    friend.goto(link)
+    friend.wait_for_selector("#joininvite")
+    friend.click("#joininvite")
+    friend.wait_for_function("() => document.body.innerText.includes('禁止')")  # the invite does not let them back
+    assert _fetch(friend, f"/api/clubs/{n}")["status"] == 403
+    owner.click(f"#bans [data-unban='{fid}']")
+    owner.wait_for_selector("#bans", state="detached")
+    friend.goto(link)
+    friend.wait_for_selector("#joininvite")
+    friend.click("#joininvite")
+    friend.wait_for_selector("#clubhead")
+    assert _fetch(friend, f"/api/clubs/{n}")["status"] == 200
+    assert errors == []
+    for ctx in (owner_ctx, friend_ctx):
+        ctx.close()

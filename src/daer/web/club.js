@@ -144,13 +144,23 @@ function invites() {
     list.length ? h("ul", { class: "plain", id: "invitelist" }, list) : null);
 }
 
+function bans() {
+  const bs = C.data.bans || [];
+  if (!bs.length) return null;
+  return h("div", { class: "panel", id: "bans" }, h("h2", {}, w("bans")),
+    h("ul", { class: "plain" }, bs.map((b) => h("li", { class: "row", "data-ban": b.player },
+      h("span", { class: "grow nm" }, b.nickname, h("span", { class: "muted" }, ` · ${when(b.at)}`)),
+      h("button", { "data-unban": b.player, onclick: guard(async () => {
+        await post(`/api/clubs/${C.n}/members/${b.player}/unban`); await refresh(); }) }, w("unban"))))));
+}
+
 function membersTab() {
   const ms = [...C.data.members].sort((a, b) => (b.role === "owner") - (a.role === "owner") || (b.role === "admin") - (a.role === "admin")
     || (b.online ? 1 : 0) - (a.online ? 1 : 0));
   return h("div", { id: "tab-members" },
     h("div", { class: "panel" }, h("h2", {}, `${w("tab_members")} · ${w("members", { n: ms.length })}`),
       h("ul", { class: "plain members", id: "members" }, ms.map(member))),
-    isAdmin() ? requests() : null, isAdmin() ? invites() : null);
+    isAdmin() ? requests() : null, isAdmin() ? invites() : null, isAdmin() ? bans() : null);
 }
 
 // -- the page --------------------------------------------------------------------------------------
