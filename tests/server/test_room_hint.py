@@ -9,12 +9,14 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
 import pytest
 from serving import Client, Server, post, room
 
 from daer.bots import HeuristicBot
 from daer.engine import new_hand
 from daer.rules import find_rules, preset_names
+from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig, RoomError, check_config
 from daer.server.table import hinting
 from daer.server.table.match import Match
@@ -57,18 +59,18 @@ def test_only_the_seat_to_decide_gets_the_hint_in_its_own_update(name: str) -> N
                 upd = match.update_for(seat, None, 0.0)
                 assert upd.view is not None
                 if upd.view.to_act:
-                    assert upd.hint is not None and upd.hint.action in upd.view.legal
+                    assert isinstance(upd.hint, p.Hint) and upd.hint.action in upd.view.legal
                     assert upd.hint.zh and upd.hint.en
                     hinted += 1
                 else:
-                    assert upd.hint is None
-            assert match.update_for(None, None, 0.0).hint is None  # a spectator
+                    assert upd.hint is msgspec.UNSET  # left out of the frame
+            assert match.update_for(None, None, 0.0).hint is msgspec.UNSET  # a spectator
             if st.window_complete():
                 st.close_window()
                 continue
             s = st.to_act()[0]
             st.apply(bots[s].choose(st.view(s, log=False)))
-        assert all(match.update_for(s, None, 0.0).hint is None for s in range(rules.table.seats))
+        assert all(match.update_for(s, None, 0.0).hint is msgspec.UNSET for s in range(rules.table.seats))
     assert hinted > 10
     assert match.info(0, 0.0).hint is True
 
@@ -86,7 +88,8 @@ def test_a_room_without_hints_never_computes_one(monkeypatch: pytest.MonkeyPatch
     steps = 0
     while not st.over:
         for seat in range(rules.table.seats):
-            assert match.update_for(seat, None, 0.0).hint is None
+            upd = match.update_for(seat, None, 0.0)
+            assert upd.hint is msgspec.UNSET and '"hint":{' not in p.encode(upd)  # left out of the frame
         if st.window_complete():
             st.close_window()
             continue
@@ -135,7 +138,7 @@ def test_over_the_websocket_the_hint_reaches_only_the_seat_to_act(server: Server
             if key in acted:
                 continue
             acted.add(key)
-            assert u["hint"] is not None and u["hint"]["action"] in u["view"]["legal"]
+            assert u.get("hint") is not None and u["hint"]["action"] in u["view"]["legal"]
             hinted += c.act(u["hint"]["action"])["t"] == "ack"
     assert a.upd is not None and a.upd["view"]["phase"] == "over" and hinted > 0
     with contextlib.suppress(TimeoutError):
@@ -144,11 +147,11 @@ def test_over_the_websocket_the_hint_reaches_only_the_seat_to_act(server: Server
     for c in people:
         for f in c.frames:
             if f["t"] == "update" and f["view"] is not None:
-                assert (f["hint"] is not None) == (f["view"]["to_act"] and f["view"]["phase"] != "over"), f
-                if f["hint"] is not None:
+                assert ("hint" in f) == (f["view"]["to_act"] and f["view"]["phase"] != "over"), f
+                if "hint" in f:
                     assert f["hint"]["zh"] and f["hint"]["en"]
     watched = [f for f in watcher.frames if f["t"] == "update"]
-    assert watched and all(f["hint"] is None for f in watched)
+    assert watched and all("hint" not in f for f in watched)
     assert all(f["room"]["hint"] is True for f in watched)
     for c in (a, b, watcher):
         c.close()

@@ -216,9 +216,9 @@ class Update(_Msg, frozen=True, tag="update"):
     """叫牌 hint for this seat: (kind, 胡) of every card that would win now (at least the minimum 胡)."""
     p: int = 0
     """This seat's own private steps (its claim choices) at version ``v`` so far: they do not change ``v``."""
-    hint: Hint | None = None
+    hint: Hint | msgspec.UnsetType = msgspec.UNSET
     """提示 (rooms with ``hint`` only): the suggestion for this seat while it has something to decide; never sent to
-    another seat or a spectator."""
+    another seat or a spectator.  Left out of the frame otherwise (unset)."""
 
 
 class Ack(_Msg, frozen=True, tag="ack"):

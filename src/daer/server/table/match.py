@@ -167,9 +167,10 @@ class Match(Together):
                 start = mine[-1] if seen is None else mine[min(seen, len(mine)) - 1]
         view = st.view(seat, log=False)
         own = own_steps(self.marks, self.version, seat) if seat is not None else 0
-        hint = self.suggest.of(self.rules, view, (self.hand_start, len(st.log))) if self.config.hint else None
+        tip = self.suggest.of(self.rules, view, (self.hand_start, len(st.log))) if self.config.hint else None
         return p.Update(v=self.version, since=None if full else since, full=full, events=seen_by(st.log[start:], seat),
-                        view=view, room=self.info(seat, now), waits=self.waits_of(view), p=own, hint=hint)
+                        view=view, room=self.info(seat, now), waits=self.waits_of(view), p=own,
+                        hint=msgspec.UNSET if tip is None else tip)
 
     def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:
         """叫牌 hint for a seat holding one card short of a complete hand (not while it must discard): remembered
