@@ -1,14 +1,15 @@
 """提示 (hint): the bot's suggested action for a seat and a short reason in a player's words, from its view only.
 
 The suggestion is the learned bot's choice (困难, the strongest bot that decides in a few milliseconds; a
-ruleset without its own network plays with 泸州's, as the bot does at a table).  The reason is built from the
+ruleset without its own network plays with 泸州's, as the bot does at a table), with the discards that leave the
+hand 听 added to the candidates its network values (:meth:`Hinter.choose`).  The reason is built from the
 numbers that bot weighs for a candidate (:mod:`daer.bots.features`): what the hand waits on after the action
 (叫牌 / 听: the winning kinds, how many of them the seat has not seen, the most 胡), how close to 听 it is
 otherwise (the kinds that would make it 听), whether the card let go is an orphan, the 胡 of a 列 claimed::
 
-    打 九：两头叫 三、十（还有 5 张，最多 15 胡）
-    碰 八：碰后打 五，听 叁（还有 3 张，21 胡）
-    过：胡 不够起胡（8 胡，要 10 胡）
+    打 九：两头叫 叁、陆（还有 7 张，24 胡）
+    碰 八：碰后打 十，听 叁（还有 4 张，28 胡）
+    过：胡 不够起胡（1 胡，要 10 胡）
 
 Everything is read from the :class:`~daer.engine.views.View` (the seat's own cards, the table, the discards),
 never from a state: re-dealing what the seat cannot see leaves every hint the same (tests/bots/test_hint.py).
