@@ -67,11 +67,12 @@ def played(name: str, i: int) -> tuple[GameState, list[int]]:
     return st, deck
 
 
-def frames(manager: RoomManager, name: str, course: Course, deck: list[int]) -> tuple[list[str], list[str]] | None:
+def frames(manager: RoomManager, name: str, course: Course, deck: list[int], *,
+           hint: bool = False) -> tuple[list[str], list[str]] | None:
     """Every frame a room sends the course's seat (with its acks) and a spectator while it plays the course."""
     rules = find_rules(name)
     n = rules.table.seats
-    room, _, host = manager.create(RoomConfig(rules=name, timer=0, hands=1), "A")
+    room, _, host = manager.create(RoomConfig(rules=name, timer=0, hands=1, hint=hint), "A")
     tokens = [host] + [room.join(c)[1] for c in "BCD"[: n - 1]]
     room.pending = FixedDeal(SEED, [""] * n, cards=deck)
     seat_conn, watcher = Conn(course.seat, limit=1 << 20), Conn(None, limit=1 << 20)
@@ -139,8 +140,9 @@ def manager(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RoomManager]:
     shutil.rmtree(base, ignore_errors=True)
 
 
-def check(manager: RoomManager, name: str, hands: int, tries: int) -> tuple[int, int]:
-    """Re-deal ``hands`` hands for a seat (and through it a spectator), and some for a spectator alone."""
+def check(manager: RoomManager, name: str, hands: int, tries: int, *, hint: bool = False) -> tuple[int, int]:
+    """Re-deal ``hands`` hands for a seat (and through it a spectator), and some for a spectator alone; ``hint``:
+    in a room with 提示 (the seat's frames carry its hints, which must not change either)."""
     import asyncio  # noqa: PLC0415 - the room schedules on a loop; it is never run (every step is driven here)
 
     accepted = checked = 0
@@ -152,17 +154,20 @@ def check(manager: RoomManager, name: str, hands: int, tries: int) -> tuple[int,
             st, deck = played(name, i)
             seat = st.players[i % len(st.players)] if i % 3 else None
             course = course_of(rules, deck, dealer=0, wind=None, actions=st.actions, seat=seat)
-            base = frames(manager, name, course, deck)
+            base = frames(manager, name, course, deck, hint=hint)
             assert base is not None, "the hand's own deck keeps its course"
             assert base[1] and (seat is None or base[0])
+            if hint and seat is not None:
+                assert any('"hint":{' in f for f in base[0]), "the seat was shown its hints"
+            assert not any('"hint":{' in f for f in base[1]), "a spectator is never shown a hint"
             rng = random.Random(f"{name}:{i}")
-            assert frames(manager, name, course, redeal(course, rng, relabel_only=True)) == base, "card ids"
+            assert frames(manager, name, course, redeal(course, rng, relabel_only=True), hint=hint) == base, "card ids"
             for _ in range(tries):
                 other = redeal(course, rng)
                 if play_course(course, other, hold=True) is None:
                     continue  # the public course changed: not a deck this seat could be playing
                 accepted += 1
-                again = frames(manager, name, course, other)
+                again = frames(manager, name, course, other, hint=hint)
                 assert again is not None
                 assert again[0] == base[0], (name, i, seat, "seat")
                 assert again[1] == base[1], (name, i, seat, "spectator")
@@ -179,6 +184,13 @@ def test_frames_to_a_seat_and_a_spectator_do_not_change_when_unseen_cards_are_de
     accepted, checked = check(manager, name, hands=36, tries=3)
     print(f"{name}: {checked} hands, {accepted} re-deals accepted")
     assert accepted >= checked // 2, (accepted, checked)
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_frames_with_hints_do_not_change_when_unseen_cards_are_dealt_again(manager: RoomManager, name: str) -> None:
+    # 提示 reads the seat's view only: its hints, in the seat's frames, are the same on every re-deal
+    accepted, checked = check(manager, name, hands=6, tries=3, hint=True)
+    assert accepted > 0, (accepted, checked)  # compared at least once (few hands: the full rate is checked above)
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ from rich.console import Console
 
 from daer.bots import STRENGTHS, make_bot
 from daer.bots.base import Bot
+from daer.bots.hint import Hinter
 from daer.cli.options import bot_list, check_lang, ruleset_option, seat_option
 from daer.cli.render import (
     action_menu,
@@ -42,6 +43,8 @@ def play(
     lang: Annotated[str, typer.Option(help="zh / en", callback=check_lang)] = "zh",
     seed: Annotated[int | None, typer.Option(help="种子 seed (default: a live shuffle)")] = None,
     save: Annotated[Path | None, typer.Option(help="保存最后一手牌谱 save the last hand")] = None,
+    hint: Annotated[bool, typer.Option("--hint", help="提示 show the bot's suggestion and why before each of your "
+                                                      "decisions")] = False,
 ) -> None:
     """人机对战 — play against bots in the terminal.  Ctrl-C or EOF leaves."""
     console = Console()
@@ -69,7 +72,7 @@ def play(
             return "you" if s == seat else f"seat {s}"
         return "你" if s == seat else f"{s}号位"
 
-    game = TerminalPlayer(console, seat, opponents, ruleset, lang)
+    game = TerminalPlayer(console, seat, opponents, ruleset, lang, hinter=Hinter(ruleset) if hint else None)
     try:
         for n in range(hands):
             state = match.deal()
@@ -103,8 +106,11 @@ def first_dealer(rules: Ruleset, seat: int) -> int:
 class TerminalPlayer:
     """One player at the terminal: narrates the table, prompts for the player's choices, explains each end."""
 
-    def __init__(self, console: Console, me: int, bots: dict[int, Bot], rules: Ruleset, lang: str) -> None:
+    def __init__(self, console: Console, me: int, bots: dict[int, Bot], rules: Ruleset, lang: str, *,
+                 hinter: Hinter | None = None) -> None:
         self.console, self.me, self.bots, self.rules, self.lang = console, me, bots, rules, lang
+        self.hinter = hinter
+        """提示 (``--hint``): the bot's suggestion before each of the player's decisions."""
         self.bi_explained = False
         self.claiming: Action | None = None
         """The player's 吃/碰/招 on the card on offer, until the claims are resolved."""
@@ -175,6 +181,8 @@ class TerminalPlayer:
         if not self.bi_explained and (note := bi_note(view, lang)):
             console.print(note, highlight=False)
             self.bi_explained = True
+        if self.hinter is not None and (h := self.hinter.hint(view, ascii=lang == "en")) is not None:
+            console.print(f"hint: {h.en}" if lang == "en" else f"提示：{h.zh}", highlight=False)
         return ask(console, view, lang, self.rules)
 
 

@@ -180,6 +180,8 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     same IPv6 /64); never an address."""
     pace: str = "normal"
     """节奏: the room's pace, ``fast`` / ``normal`` / ``slow`` (:data:`daer.server.safety.bounds.PACES`)."""
+    hint: bool = False
+    """提示: the seat to act is shown the bot's suggestion (``update.hint``)."""
 
 
 class Welcome(_Msg, frozen=True, tag="welcome"):
@@ -187,6 +189,15 @@ class Welcome(_Msg, frozen=True, tag="welcome"):
 
     seat: int | None
     v: int
+
+
+class Hint(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """提示: the bot's suggestion for the seat to act (a room with ``hint``), and why, Chinese first."""
+
+    action: Action
+    """One of the seat's ``view.legal``."""
+    zh: str
+    en: str
 
 
 class Update(_Msg, frozen=True, tag="update"):
@@ -205,6 +216,9 @@ class Update(_Msg, frozen=True, tag="update"):
     """叫牌 hint for this seat: (kind, 胡) of every card that would win now (at least the minimum 胡)."""
     p: int = 0
     """This seat's own private steps (its claim choices) at version ``v`` so far: they do not change ``v``."""
+    hint: Hint | msgspec.UnsetType = msgspec.UNSET
+    """提示 (rooms with ``hint`` only): the suggestion for this seat while it has something to decide; never sent to
+    another seat or a spectator.  Left out of the frame otherwise (unset)."""
 
 
 class Ack(_Msg, frozen=True, tag="ack"):

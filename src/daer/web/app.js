@@ -63,6 +63,7 @@ async function lobby() {
     opts.bots.map((b) => h("option", { value: b, selected: b === "normal" }, t("bot_" + b) || b)));
   const pace = h("select", { id: "pace" }, // 节奏: the room's bot delay and claim window (RoomConfig.pace)
     (opts.bounds?.paces || ["fast", "normal", "slow"]).map((p) => h("option", { value: p, selected: p === "normal" }, t("pace_" + p))));
+  const hint = h("input", { type: "checkbox", role: "switch", id: "hint" }); // 提示 (RoomConfig.hint): off by default
   const code = h("input", { id: "code", placeholder: "ABCD2345EFGH", maxlength: 16, style: "text-transform:uppercase" });
   const rid = newRid();
   const create = once(async () => {
@@ -70,7 +71,7 @@ async function lobby() {
     const overrides = house.overrides();
     try {
       const r = await api("/api/rooms", { name: name.value, rid, config: { rules: rules.value, hands: +hands.value,
-        timer: +timer.value, bot: bot.value, pace: pace.value, overrides } });
+        timer: +timer.value, bot: bot.value, pace: pace.value, hint: hint.checked, overrides } });
       localStorage.setItem(tokenKey(r.code), r.token);
       history.pushState({ code: r.code }, "", r.link);
       enter(r.code);
@@ -102,6 +103,7 @@ async function lobby() {
         h("div", { class: "grow" }, h("label", { for: "timer" }, t("timer")), timer)),
       h("label", { for: "bot" }, t("bot")), bot,
       h("label", { for: "pace" }, t("pace")), pace,
+      h("label", { class: "opt switch", for: "hint", id: "hintrow" }, h("span", { class: "grow" }, t("hintOpt")), hint),
       house.el,
       h("p", {}, h("button", { class: "primary", id: "create", onclick: create, style: "width:100%" }, t("create")))),
     h("div", { class: "panel" }, h("h2", {}, t("join2")),

@@ -46,7 +46,7 @@ const T = {
     flags: { tianhu: "天胡", dihu: "地胡", haidi: "海底", self_drawn: "自摸" },
     score: "分", meldsLbl: "明牌", discardsLbl: "弃牌", lastDiscard: "刚打出的牌", seatToPlay: "{who} 出牌中…",
     secondsLeft: "剩余秒数", tapTwice: "点一张牌，再点一次（或点「打」）打出", bao: "报牌", feed: "记录", newHand: "新一局",
-    huangWord: "黄", pace: "节奏（机器人出牌、等人吃碰的快慢）", pace_fast: "快", pace_normal: "标准", pace_slow: "慢（适合新手）", mute: "静音", sound: "声音", soundOn: "声音：开", soundOff: "声音：关",
+    huangWord: "黄", pace: "节奏（机器人出牌、等人吃碰的快慢）", pace_fast: "快", pace_normal: "标准", pace_slow: "慢（适合新手）", tishi: "提示", hintOpt: "提示：轮到你时显示机器人的建议和理由（练习用，付钱玩法不能开）", mute: "静音", sound: "声音", soundOn: "声音：开", soundOff: "声音：关",
   },
   en: {
     title: "Da Er · online table", create: "Create room", join: "Join", joinCode: "Room code", name: "Name",
@@ -69,7 +69,7 @@ const T = {
     flags: { tianhu: "heavenly", dihu: "earthly", haidi: "last card", self_drawn: "self-drawn" },
     score: "Score", meldsLbl: "Melds", discardsLbl: "Discards", lastDiscard: "the last discard", seatToPlay: "{who} to play…",
     secondsLeft: "seconds left", tapTwice: "Tap a card, then tap it again (or Discard)", bao: "Declare ready", feed: "Log", newHand: "New hand",
-    huangWord: "Draw", pace: "Pace (how fast bots play and claims wait)", pace_fast: "Fast", pace_normal: "Normal", pace_slow: "Slow (for beginners)", mute: "Mute", sound: "Sound", soundOn: "Sound: on", soundOff: "Sound: off",
+    huangWord: "Draw", pace: "Pace (how fast bots play and claims wait)", pace_fast: "Fast", pace_normal: "Normal", pace_slow: "Slow (for beginners)", tishi: "Hint", hintOpt: "Hints: the bot's suggestion and why on your turn (for practice; not with money play)", mute: "Mute", sound: "Sound", soundOn: "Sound: on", soundOff: "Sound: off",
   },
 };
 export let lang = localStorage.getItem("daer.lang") || "zh";

@@ -6,7 +6,7 @@
 import { card, charOf, kindOf } from "./cards.js";
 import { h } from "./dom.js";
 import { feedEl } from "./feed.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { isMuted, setMuted } from "./sound.js";
 import { gameWord, setPreset } from "./words.js";
 
@@ -206,7 +206,14 @@ function actionBar(u, ctx) {
   const items = [];
   if (seat.auto) items.push(h("button", { class: "primary", id: "resume", onclick: () => ctx.cmd("resume") }, `${t("autoOn")} · ${t("resume")}`));
   const offerKind = view.offer ? view.offer.kind : null;
-  for (const a of view.legal.filter((x) => x.type !== "discard")) items.push(choiceButton(a, offerKind, ctx));
+  // 提示 (a room with hints): the bot's suggestion and why, sent to this seat only while it has to decide
+  const tip = u.hint && view.to_act ? u.hint : null;
+  if (tip) items.push(h("span", { class: "tishi", id: "tishi" }, `${t("tishi")}${lang === "en" ? `: ${tip.en}` : `：${tip.zh}`}`));
+  for (const a of view.legal.filter((x) => x.type !== "discard")) {
+    const b = choiceButton(a, offerKind, ctx);
+    if (tip && sameAction(a, tip.action)) b.classList.add("suggested");
+    items.push(b);
+  }
   if (S.sel !== null) {
     const a = view.legal.find((x) => x.type === "discard" && x.kind === S.sel);
     if (a) {
@@ -220,6 +227,9 @@ function actionBar(u, ctx) {
   if (!items.length && view.to_act && view.phase === "discard") items.push(h("span", { class: "hint" }, t("tapTwice")));
   return h("div", { class: `actions${items.length ? "" : " idle"}`, id: "actions" }, items);
 }
+
+// the same action (the server's hint names one of view.legal exactly)
+const sameAction = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 // Keys on a keyboard: 1-9 take the n-th choice of the bar (过 included), as the small number on each says.
 document.addEventListener("keydown", (ev) => {

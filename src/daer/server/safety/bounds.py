@@ -74,6 +74,9 @@ class RoomConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     """节奏: ``fast`` / ``normal`` / ``slow`` (:data:`PACES`), the bots' pace and the claim window's length."""
     fill: bool = True
     """Bots fill the empty seats when the host starts (False: the match starts only with every seat taken)."""
+    hint: bool = False
+    """提示: the seat to act sees the bot's suggestion and why (:mod:`daer.bots.hint`).  Never with money play
+    (a ruleset whose ``scoring.mode`` is ``money``); a tournament never offers it."""
 
 
 def pace_factor(cfg: RoomConfig) -> float:
@@ -111,6 +114,9 @@ def check_config(cfg: RoomConfig) -> Ruleset:
         rules = resolve_rules(cfg.rules, cfg.overrides)
     except (RulesError, ValueError, TypeError) as exc:
         raise RoomError("bad_overrides", f"规则选项不对：{exc}", f"bad house-rule options: {exc}") from exc
+    if cfg.hint and rules.scoring.mode == "money":
+        raise RoomError("bad_hint", "付钱的房间不能开提示：提示只用于练习和朋友局",
+                        "hints are not offered with money play: they are for practice and friendly games")
     if not MIN_SEATS <= rules.table.seats <= MAX_SEATS:
         raise RoomError("bad_seats", f"座位数须在 {MIN_SEATS} 到 {MAX_SEATS} 之间",
                         f"seats must be {MIN_SEATS}-{MAX_SEATS}")

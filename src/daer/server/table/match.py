@@ -37,6 +37,7 @@ from daer.server.social.networks import shared
 from daer.server.social.votes import Vote
 from daer.server.social.watching import WATCH_DELAY, Delayed
 from daer.server.table.dealing import PendingDeal
+from daer.server.table.hinting import Suggestions
 from daer.server.table.hints import waits_hint
 from daer.server.table.marks import own_steps, steps_since
 from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite, Send
@@ -104,6 +105,8 @@ class Match(Together):
     hints: dict[int, tuple[tuple[int, ...], object, tuple[tuple[int, int], ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     """Each seat's last 叫牌 hint with the hand and melds it was found for (:meth:`waits_of`)."""
+    suggest: Suggestions = field(default_factory=Suggestions, compare=False, repr=False)
+    """提示 in a room with ``config.hint``: each seat's last suggestion (:mod:`daer.server.table.hinting`)."""
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -133,7 +136,7 @@ class Match(Together):
         return p.RoomInfo(
             code=self.code, status=self.status, rules=self.config.rules, overrides=self.config.overrides,
             hands=self.config.hands, hand_no=self.hands_played + (1 if self.status == "playing" else 0),
-            timer=self.config.timer, bot=self.config.bot, host=self.host, pace=self.config.pace,
+            timer=self.config.timer, bot=self.config.bot, host=self.host, pace=self.config.pace, hint=self.config.hint,
             seats=tuple([p.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, online=s.online > 0, auto=s.auto,
                                     score=scores[s.seat]) for s in self.seats]),
             deadline=None if dl is None else max(0.0, round(dl - now, 1)),
@@ -176,8 +179,10 @@ class Match(Together):
                 start = mine[-1] if seen is None else mine[min(seen, len(mine)) - 1]
         view = st.view(seat, log=False)
         own = own_steps(self.marks, self.version, seat) if seat is not None else 0
+        tip = self.suggest.of(self.rules, view, (self.hand_start, len(st.log))) if self.config.hint else None
         return p.Update(v=self.version, since=None if full else since, full=full, events=seen_by(st.log[start:], seat),
-                        view=view, room=self.info(seat, now), waits=self.waits_of(view), p=own)
+                        view=view, room=self.info(seat, now), waits=self.waits_of(view), p=own,
+                        hint=msgspec.UNSET if tip is None else tip)
 
     def waits_of(self, view: View) -> tuple[tuple[int, int], ...]:
         """叫牌 hint for a seat holding one card short of a complete hand (not while it must discard): remembered
