@@ -136,3 +136,31 @@ def test_standings_add_up_and_are_ordered(rows: list[Played]) -> None:
         assert sum(line.score for line in lines) == 0
     hands = comparison(rows)
     assert sum(len(h["tables"]) for h in hands) == len(rows)  # type: ignore[arg-type]
+
+
+@given(st.lists(st.tuples(st.integers(-30, 30), st.booleans()), min_size=8, max_size=8),
+       st.lists(st.integers(-30, 30), min_size=8, max_size=8))
+def test_a_late_player_forfeits_the_round_and_never_gains_by_it(first: list[tuple[int, bool]],
+                                                                   second: list[int]) -> None:
+    """Late players forfeit a round, not the tournament: a player whose every hand of a round ended in 托管 scores
+    that round at most 0 and at most the lowest score of anyone who came; the next round counts as played."""
+    players = list(range(1, 9))
+
+    def rows(rnd: int, pts: list[int], auto: list[bool]) -> list[Played]:
+        out = []
+        for i, pid in enumerate(players):  # two tables of four, one hand, the second table's deal one seat on
+            table, seat = divmod(i, 4)
+            dealer = dealer_of(table, 1, 4)
+            out.append(Played(rnd, table, 1, seat, pid, pts[i] - (sum(pts[table * 4:table * 4 + 4]) if seat == 3
+                                                                  else 0), dealer, 4, auto[i]))
+        return out
+
+    one = rows(1, [p for p, _a in first], [a for _p, a in first])
+    two = rows(2, second, [False] * 8)
+    lines = {x.player: x for x in standings(players, [*one, *two])}
+    came = [lines[p].rounds[1] for p, (_pts, auto) in zip(players, first, strict=True) if not auto]
+    for p, (_pts, auto) in zip(players, first, strict=True):
+        assert (1 in lines[p].forfeits) == auto and 2 not in lines[p].forfeits
+        if auto:
+            assert lines[p].rounds[1] <= 0 and all(lines[p].rounds[1] <= c for c in came)
+        assert lines[p].score == lines[p].rounds[1] + lines[p].rounds[2]

@@ -12,7 +12,7 @@ const W = {
     end: "结束比赛", confirmEnd: "结束比赛？正在打的牌局不再计分。", remove: "移出", confirmRemove: "把 {n} 移出比赛？",
     players: "报名选手（{n}）", tables: "本轮牌桌", table: "第 {n} 桌", handOf: "第 {a}/{b} 局", waiting: "等其他桌",
     done: "已打完", mySeat: "去我的座位", auto: "托管", bot: "机器人", standings: "排名", rank: "名次", player: "选手",
-    score: "复式分", points: "原始分", handsCol: "局数", beat: "胜过均值", autoCol: "托管", roundCol: "R{n}",
+    score: "复式分", points: "原始分", forfeit: "这一轮没来（全程托管），按弃权计", forfeitMark: "弃", handsCol: "局数", beat: "胜过均值", autoCol: "托管", roundCol: "R{n}",
     compare: "每一局的对比", position: "位置 {p}", pos0: "庄家", exportJson: "导出 JSON", exportCsv: "导出 CSV",
     commit: "本轮发牌承诺", seeds: "已公开种子", netError: "网络错误", you: "（你）",
     tieBreak: "同分时依次比：胜过均值的局数、原始分、报名先后。",
@@ -28,7 +28,7 @@ const W = {
     confirmRemove: "Remove {n} from the tournament?", players: "Players ({n})", tables: "This round's tables", table: "Table {n}",
     handOf: "hand {a}/{b}", waiting: "waiting for the other tables", done: "done", mySeat: "Go to my seat", auto: "auto",
     bot: "bot", standings: "Standings", rank: "#", player: "Player", score: "Duplicate", points: "Raw", handsCol: "Hands",
-    beat: "Above mean", autoCol: "Auto", roundCol: "R{n}", compare: "Every hand compared", position: "position {p}",
+    beat: "Above mean", autoCol: "Auto", forfeit: "did not come this round (all in 托管): forfeited", forfeitMark: "F", roundCol: "R{n}", compare: "Every hand compared", position: "position {p}",
     pos0: "dealer", exportJson: "Export JSON", exportCsv: "Export CSV", commit: "This round's deal commitment",
     seeds: "Seeds revealed", netError: "network error", you: " (you)",
     tieBreak: "Ties: hands above the mean, then raw points, then who registered first.",
@@ -123,12 +123,13 @@ function standingsView(d) {
     h("th", {}, w("beat")), h("th", {}, w("autoCol")));
   const rows = d.standings.map((s) => h("tr", { class: s.player === d.me ? "me" : "" }, h("td", {}, `${s.rank}`),
     h("td", {}, s.name), h("td", { class: `score ${tone(s.score)}` }, signed(s.score)),
-    ...rounds.map((r) => h("td", { class: tone(s.rounds[r] ?? 0) }, signed(s.rounds[r] ?? 0))),
+    ...rounds.map((r) => h("td", { class: tone(s.rounds[r] ?? 0), title: (s.forfeits || []).includes(r) ? w("forfeit") : "" },
+      signed(s.rounds[r] ?? 0) + ((s.forfeits || []).includes(r) ? ` ${w("forfeitMark")}` : ""))),
     h("td", {}, `${s.points}`), h("td", {}, `${s.hands}`), h("td", {}, `${s.beat}`), h("td", {}, `${s.auto}`),
     admin() && d.status !== "finished" ? h("td", {}, h("button", { onclick: guard(async () => {
       if (confirm(w("confirmRemove", { n: s.name }))) await post(api(`/players/${s.player}/remove`));
     }) }, w("remove"))) : null));
-  return h("section", {}, h("h2", {}, w("standings")), h("div", { class: "scroll" },
+  return h("section", {}, h("h2", {}, w("standings")), h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": w("standings") },
     h("table", { id: "standings" }, h("thead", {}, head), h("tbody", {}, rows))), h("p", { class: "meta" }, w("tieBreak")));
 }
 

@@ -89,6 +89,8 @@ class Standing:
     """Hands whose duplicate score was above zero (the first tie-break)."""
     auto: int = 0
     """Hands ended in 托管."""
+    forfeits: list[int] = field(default_factory=list)
+    """Rounds forfeited: every hand of theirs in it ended in 托管 (they never played it themselves)."""
     order: int = 0
     """Registration order (the last tie-break: earlier first)."""
 
@@ -99,7 +101,8 @@ class Standing:
     def to_json(self) -> dict[str, object]:
         return {"player": self.player, "score": round(float(self.score), 2),
                 "rounds": {str(k): round(float(v), 2) for k, v in sorted(self.rounds.items())},
-                "points": self.points, "hands": self.hands, "beat": self.beat, "auto": self.auto}
+                "points": self.points, "hands": self.hands, "beat": self.beat, "auto": self.auto,
+                "forfeits": list(self.forfeits)}
 
 
 def standings(players: Sequence[int], results: Iterable[Played], *, bots_count: bool = True) -> list[Standing]:
@@ -108,18 +111,37 @@ def standings(players: Sequence[int], results: Iterable[Played], *, bots_count: 
     rows = list(results)
     scores = duplicate(rows, bots_count=bots_count)
     lines = {pid: Standing(pid, order=i) for i, pid in enumerate(players)}
+    present: dict[tuple[int, int], bool] = {}
+    """(player, round) → whether they played a hand of the round themselves (not all in 托管)."""
     for r in rows:
         line = lines.get(r.player) if r.player is not None else None
         if line is None:
             continue
         d = scores.get((r.round, r.table, r.hand, r.seat), Fraction(0))
-        line.score += d
         line.rounds[r.round] = line.rounds.get(r.round, Fraction(0)) + d
         line.points += r.points
         line.hands += 1
         line.beat += d > 0
         line.auto += r.auto
+        present[(line.player, r.round)] = present.get((line.player, r.round), False) or not r.auto
+    _forfeit(lines, present)
+    for line in lines.values():
+        line.score = sum(line.rounds.values(), Fraction(0))
     return sorted(lines.values(), key=Standing.key)
+
+
+def _forfeit(lines: dict[int, Standing], present: dict[tuple[int, int], bool]) -> None:
+    """A late player forfeits the round they never played (every hand of theirs in 托管): it scores the lowest of
+    the round's scores of those who played it, or 0 if that is higher — never better than anyone who came, nor
+    better than their bot did (their raw points stand: the table's settlement was real)."""
+    for rnd in sorted({r for (_p, r) in present}):
+        came = [lines[p].rounds[rnd] for (p, r), here in present.items() if r == rnd and here]
+        floor = min([Fraction(0), *came])
+        for (p, r), here in present.items():
+            if r == rnd and not here:
+                line = lines[p]
+                line.rounds[rnd] = min(line.rounds[rnd], floor)
+                line.forfeits.append(rnd)
 
 
 def comparison(results: Iterable[Played], *, bots_count: bool = True) -> list[dict[str, object]]:
