@@ -259,9 +259,12 @@ def test_a_whole_tournament_of_twelve_over_three_rounds(client: TestClient) -> N
     assert sum(met.values()) >= 30  # three rounds of three tables: many different table-mates met
 
 
-def test_a_player_takes_their_seat_from_toguan(client: TestClient) -> None:
+def test_a_player_takes_their_seat_from_toguan(paced: TestClient) -> None:
+    """(Bots paced at 30 ms a move and three hands: the round is still on when the player asks for the seat; on an
+    unpaced server a 1-hand round of absent players could end first, and CI saw it.)"""
+    client = paced
     n, owner, people, roles = club(client, 4)
-    t = new_tourney(client, n, owner, rounds=1, hands=1)
+    t = new_tourney(client, n, owner, rounds=1, hands=3)
     for p in people:
         as_(client, p).post(f"/api/clubs/{n}/tourneys/{t}/register", json={})
     as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/pause", json={})  # not running yet: refused
