@@ -16,6 +16,7 @@ import pytest
 from databases import DATABASES, new_database
 from serving import Server
 from starlette.testclient import TestClient
+from test_clubs import as_, invite, me, new_player
 from tourneyflow import check_round, run_tournament, setup
 from tourneyflow import wait_round as flow_wait
 
@@ -30,30 +31,6 @@ from daer.server.tourney.service import set_commitment
 HIGH = Rate(100000, 100000)
 BUCKETS = ("create", "join", "lookup", "player", "signin", "signin_link", "me", "club_new", "club_invite",
            "club_request", "club_act")
-
-
-def as_(c: TestClient, secret: str | None) -> TestClient:
-    c.cookies.clear()
-    if secret is not None:
-        c.cookies.set(COOKIE, secret, domain="testserver.local")
-    return c
-
-
-def new_player(c: TestClient) -> str:
-    """A fresh player (made at a first seat of a room of no club): its cookie's secret."""
-    as_(c, None)
-    assert c.post("/api/rooms", json={"name": "路人", "config": {"timer": 0}}).status_code == 200
-    return str(c.cookies[COOKIE])
-
-
-def me(c: TestClient, secret: str) -> int:
-    return int(as_(c, secret).get("/api/me").json()["id"])
-
-
-def invite(c: TestClient, number: str, owner: str, uses: int = 50) -> str:
-    res = as_(c, owner).post(f"/api/clubs/{number}/invites", json={"hours": 1, "uses": uses})
-    assert res.status_code == 200, res.text
-    return str(res.json()["url"].split("#invite=")[1])
 
 
 def join_with(c: TestClient, secret: str, player: str | None) -> tuple[int, str | None]:
