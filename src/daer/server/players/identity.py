@@ -57,8 +57,8 @@ def err(status: int, code: str, zh: str, en: str) -> JSONResponse:
 
 def no_player() -> JSONResponse:
     """401: the request carries no cookie of a live player."""
-    return err(401, "no_player", "你还没有登录（坐下打一局就会自动创建玩家）",
-               "not signed in (taking a seat makes a player)")
+    return err(401, "no_player", "你还没有登录（坐下打一局或加入亲友圈就会自动创建玩家）",
+               "not signed in (taking a seat or joining a club makes a player)")
 
 
 Body = TypeVar("Body", bound=msgspec.Struct)
