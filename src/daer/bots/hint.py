@@ -23,13 +23,12 @@ from collections.abc import Sequence
 import msgspec
 
 from daer.bots.base import obvious
-from daer.bots.features import _improving_kinds, candidate_more
+from daer.bots.features import _improving_kinds
 from daer.bots.heuristic import connections, loose
 from daer.bots.learned import LearnedBot, candidates
 from daer.cards import COPIES, N_KINDS, kind_ascii, kind_char
 from daer.engine.actions import Action, Bao, Chi, Discard, Hu, Pass, Peng, Zhao
 from daer.engine.claims import orphans
-from daer.engine.encoding import encode_view, legal_indices
 from daer.engine.views import View
 from daer.hands import Meld, MeldKind, evaluate, waits
 from daer.rules.model import Ruleset
@@ -101,16 +100,7 @@ class Hinter:
             counts[a.kind] += 1
             if ready:
                 cands.append(i)
-        if len(cands) == 1:
-            return legal[cands[0]]
-        idx = legal_indices(view)
-        more = candidate_more(view, [legal[i] for i in cands], bot.policy, bot.net.more) if bot.net.more else None
-        v = bot.net.candidate_values(encode_view(view), [idx[i] for i in cands], more)
-        best, value = 0, float(v[0]) + float(bot.net.meta.get("margin", 0.0))
-        for r in range(1, len(cands)):
-            if v[r] > value:
-                best, value = r, float(v[r])
-        return legal[cands[best]]
+        return bot.best_of(view, cands)
 
     def explain(self, view: View, action: Action, *, ascii: bool = False) -> tuple[str, str]:
         """The words for ``action`` (one of ``view.legal``) in ``view``: (Chinese, English)."""

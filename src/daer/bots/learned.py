@@ -345,8 +345,12 @@ class LearnedBot:
 
     def _choose_pair(self, view: View) -> Action:
         """The "pair" form: one value a candidate; the heuristic choice's is subtracted."""
+        return self.best_of(view, candidates(view, self.policy, int(self.net.meta.get("width", 4))))
+
+    def best_of(self, view: View, cands: list[int]) -> Action:
+        """The candidate (indices into ``view.legal``, the heuristic choice first) the network values most; the
+        heuristic choice keeps the lead unless another beats it by the network's margin."""
         legal = view.legal
-        cands = candidates(view, self.policy, int(self.net.meta.get("width", 4)))
         if len(cands) == 1:
             return legal[cands[0]]
         idx = legal_indices(view)

@@ -3,6 +3,7 @@ its restore into a fresh database (:mod:`daer.store.backup`; docs/deploy.md, "Ba
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -19,15 +20,9 @@ def backup(
     """备份数据库 — back the database up while the server runs (SQLite: its online backup API; PostgreSQL:
     pg_dump)."""
     from daer.store import database_url  # noqa: PLC0415 (the store is loaded only for this command)
-    from daer.store.backup import BackupError  # noqa: PLC0415
     from daer.store.backup import backup as run  # noqa: PLC0415
 
-    console = Console(highlight=False)
-    try:
-        console.print(f"✓ {run(database_url(db), out)}")
-    except BackupError as exc:
-        console.print(f"[red]✗ {exc.zh} ({exc.en})[/red]")
-        raise typer.Exit(1) from exc
+    _say(lambda: run(database_url(db), out))
 
 
 def restore(
@@ -36,12 +31,18 @@ def restore(
     db: Annotated[str, typer.Option(help="恢复到的数据库 URL: a new SQLite file or an empty PostgreSQL database")],
 ) -> None:
     """恢复数据库 — restore a backup into a fresh database (stop the server first; start it on the restored one)."""
-    from daer.store.backup import BackupError  # noqa: PLC0415
     from daer.store.backup import restore as run  # noqa: PLC0415
+
+    _say(lambda: run(backup_file, db))
+
+
+def _say(job: Callable[[], str]) -> None:
+    """Run a backup or restore; print what it made, or why it could not (exit status 1), never a traceback."""
+    from daer.store.backup import BackupError  # noqa: PLC0415 (the store is loaded only for these commands)
 
     console = Console(highlight=False)
     try:
-        console.print(f"✓ {run(backup_file, db)}")
+        console.print(f"✓ {job()}")
     except BackupError as exc:
         console.print(f"[red]✗ {exc.zh} ({exc.en})[/red]")
         raise typer.Exit(1) from exc

@@ -52,6 +52,18 @@ def _libpq(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+def _copy(src_path: Path, dst_path: Path, pages: int = -1) -> str:
+    """Copy a SQLite database with its online backup API (read-only on the source); the copy's integrity check."""
+    src = sqlite3.connect(f"file:{src_path}?mode=ro", uri=True)
+    dst = sqlite3.connect(dst_path)
+    try:
+        src.backup(dst, pages=pages)
+        return str(dst.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        dst.close()
+        src.close()
+
+
 def backup(url: str, out: Path, *, pages: int = 256) -> str:
     """Back the database ``url`` up into the file ``out`` (which must not exist); what was made, in words."""
     if out.exists():
@@ -60,14 +72,7 @@ def backup(url: str, out: Path, *, pages: int = 256) -> str:
     if src_path is not None:
         if not src_path.exists():
             raise BackupError(f"没有这个数据库：{src_path}", f"no such database: {src_path}")
-        src = sqlite3.connect(f"file:{src_path}?mode=ro", uri=True)
-        dst = sqlite3.connect(out)
-        try:
-            src.backup(dst, pages=pages)
-            ok = dst.execute("PRAGMA integrity_check").fetchone()[0]
-        finally:
-            dst.close()
-            src.close()
+        ok = _copy(src_path, out, pages)
         if ok != "ok":
             out.unlink(missing_ok=True)
             raise BackupError(f"备份校验失败：{ok}", f"the backup failed its integrity check: {ok}")
@@ -90,14 +95,7 @@ def restore(backup_file: Path, url: str) -> str:
         if dst_path.exists():
             raise BackupError(f"{dst_path} 已存在：恢复只写入新文件",
                               f"{dst_path} exists; restore writes a new file only")
-        src = sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True)
-        dst = sqlite3.connect(dst_path)
-        try:
-            src.backup(dst)
-            ok = dst.execute("PRAGMA integrity_check").fetchone()[0]
-        finally:
-            dst.close()
-            src.close()
+        ok = _copy(backup_file, dst_path)
         if ok != "ok":
             raise BackupError(f"恢复校验失败：{ok}", f"the restored database failed its integrity check: {ok}")
         return f"{backup_file} → SQLite {dst_path} (integrity ok)"

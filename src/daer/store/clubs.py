@@ -68,6 +68,17 @@ def _club(row: Any) -> ClubRow:
                    int(row.owner_id), float(row.created_at), int(row.member_cap), int(row.min_hands))
 
 
+def _standing(conn: Connection, club_id: int, player_id: int) -> str | None:
+    """``already`` (a member), ``banned``, or None (free to join or ask)."""
+    if conn.execute(select(_MEMBERS.c.role).where(_MEMBERS.c.club_id == club_id,
+                                                  _MEMBERS.c.player_id == player_id)).first() is not None:
+        return "already"
+    if conn.execute(select(_BANS.c.at).where(_BANS.c.club_id == club_id,
+                                             _BANS.c.player_id == player_id)).first() is not None:
+        return "banned"
+    return None
+
+
 class ClubStore:
     """The club tables of one database (``ClubStore(store.engine)``)."""
 
@@ -185,12 +196,9 @@ class ClubStore:
         if conn is None:
             with self.engine.begin() as c:
                 return self.add_member(club_id, player_id, cap, c)
-        if conn.execute(select(_MEMBERS.c.role).where(_MEMBERS.c.club_id == club_id,
-                                                      _MEMBERS.c.player_id == player_id)).first() is not None:
-            return "already"
-        if conn.execute(select(_BANS.c.at).where(_BANS.c.club_id == club_id,
-                                                 _BANS.c.player_id == player_id)).first() is not None:
-            return "banned"
+        standing = _standing(conn, club_id, player_id)
+        if standing is not None:
+            return standing
         if self.member_count(club_id, conn) >= cap:
             return "full"
         conn.execute(insert(_MEMBERS).values(club_id=club_id, player_id=player_id, role="member",
@@ -327,12 +335,9 @@ class ClubStore:
     def request(self, club_id: int, player_id: int) -> str:
         """Ask to join: ``pending`` (asked now or before), ``already``, ``banned``."""
         with self.engine.begin() as conn:
-            if conn.execute(select(_MEMBERS.c.role).where(_MEMBERS.c.club_id == club_id,
-                                                          _MEMBERS.c.player_id == player_id)).first() is not None:
-                return "already"
-            if conn.execute(select(_BANS.c.at).where(_BANS.c.club_id == club_id,
-                                                     _BANS.c.player_id == player_id)).first() is not None:
-                return "banned"
+            standing = _standing(conn, club_id, player_id)
+            if standing is not None:
+                return standing
             if conn.execute(select(_REQUESTS.c.id).where(_REQUESTS.c.club_id == club_id,
                                                          _REQUESTS.c.player_id == player_id,
                                                          _REQUESTS.c.status == "pending")).first() is None:

@@ -1,6 +1,7 @@
 // 我的: the player's nickname and avatar, a second device (one-time link + QR), passkeys, sign out, export,
 // delete. Everything a player typed is set as text (textContent / attributes), never as HTML.
 import { h, words } from "./dom.js";
+import { avatar, errText, guard, post, toast } from "./clubkit.js";
 import { myRecords } from "./me-records.js";
 import { setLang } from "./i18n.js";
 
@@ -42,27 +43,9 @@ const W = {
 const w = words(W, () => lang);
 const colourName = (a) => (W[lang] || W.zh).colours[Number(a.slice(1))] ?? a;
 const $app = document.getElementById("app");
-const errText = (e) => (lang === "en" ? `${e.en}` : `${e.zh}`);
 
-function toast(msg) {
-  const el = document.getElementById("toast");
-  el.textContent = msg; el.hidden = false;
-  clearTimeout(toast.t); toast.t = setTimeout(() => { el.hidden = true; }, 3500);
-}
 
-async function post(path, body = {}) {
-  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-    .catch(() => null);
-  if (!res) throw { zh: w("netError"), en: "network error" };
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw data;
-  return data;
-}
 
-// the first character of the nickname on the avatar's colour (a surrogate pair counts as one character)
-export function avatar(nickname, colour, cls = "") {
-  return h("span", { class: `avatar ${colour} ${cls}`, "aria-hidden": "true" }, Array.from(nickname || "?")[0]);
-}
 
 // -- WebAuthn: the options' base64url fields to bytes and the credential back to JSON (no build step, no library)
 const b64dec = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (s.length % 4)) % 4)),
@@ -110,12 +93,6 @@ function bar() {
       document.documentElement.lang = lang; start(); } }, w("lang")));
 }
 
-const guard = (fn) => async (ev) => {
-  const btn = ev?.currentTarget;
-  if (btn?.disabled) return;
-  if (btn) btn.disabled = true;
-  try { await fn(); } catch (e) { toast(e && e.zh ? errText(e) : String(e?.message || e)); } finally { if (btn) btn.disabled = false; }
-};
 
 function stranger() {
   const signIn = hasPasskeys() ? h("button", { class: "primary", id: "passkeyin", onclick: guard(async () => {

@@ -1,7 +1,8 @@
 // 比赛: a club tournament's page — registration, the round's tables, live standings with each round's duplicate
 // score, every hand compared across tables once it is over, and the exports. Text is set as text only.
 import { h, words } from "./dom.js";
-import { lang, setLang } from "./i18n.js";
+import { lang } from "./i18n.js";
+import { bar as clubBar, errText, get, guard as clubGuard, post, signed, toast, tone } from "./clubkit.js";
 
 const W = {
   zh: {
@@ -36,43 +37,14 @@ const W = {
   },
 };
 const w = words(W, () => lang);
-const errText = (e) => (lang === "en" ? `${e?.en ?? e}` : `${e?.zh ?? e}`);
 const S = { n: "", t: 0, data: null, role: "member", seq: 0 };
 
-function toast(msg) {
-  const el = document.getElementById("toast");
-  el.textContent = msg; el.hidden = false;
-  clearTimeout(toast.t); toast.t = setTimeout(() => { el.hidden = true; }, 3500);
-}
-async function get(path) {
-  const res = await fetch(path, { headers: { accept: "application/json" } }).catch(() => null);
-  if (!res) return { ok: false, data: { zh: w("netError"), en: "network error" } };
-  return { ok: res.ok, status: res.status, data: await res.json().catch(() => ({})) };
-}
-async function post(path, body = {}) {
-  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-    .catch(() => null);
-  if (!res) throw { zh: w("netError"), en: "network error" };
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw data;
-  return data;
-}
-const guard = (fn) => async (ev) => {
-  const btn = ev?.currentTarget;
-  if (btn?.disabled) return;
-  if (btn) btn.disabled = true;
-  try { await fn(ev); await refresh(); } catch (e) { toast(errText(e)); } finally { if (btn) btn.disabled = false; }
-};
+// a click's work, then the page fetched again; a refusal shows as a toast (clubkit's guard)
+const guard = (fn) => clubGuard(async (ev) => { await fn(ev); await refresh(); });
 const api = (tail = "") => `/api/clubs/${S.n}/tourneys${S.t ? `/${S.t}` : ""}${tail}`;
-const tone = (x) => (x > 0 ? "plus" : x < 0 ? "minus" : "");
-const signed = (x) => `${x > 0 ? "+" : ""}${x}`;
 const admin = () => S.role === "admin" || S.role === "owner";
 
-function bar() {
-  return h("div", { class: "bar" }, h("a", { href: `/club/${S.n}`, class: "back" }, w("back")),
-    h("span", { class: "grow title", id: "bartitle" }, S.data?.name || w("title")),
-    h("button", { id: "lang", onclick: () => { setLang(lang === "zh" ? "en" : "zh"); document.documentElement.lang = lang; draw(); } }, w("lang")));
-}
+const bar = () => clubBar(`/club/${S.n}`, w("back"), S.data?.name || w("title"), draw);
 
 function listView(list) {
   const items = list.length ? list.map((t) => h("li", {}, h("a", { href: `/club/${S.n}/tourney/${t.id}` }, t.name),

@@ -118,7 +118,8 @@ def record_routes(clubs: Clubs, players: Players, limits: Limits) -> list[Route]
     def gate(request: Request, at_least: str = "member") -> Asked | Response:
         return clubs.member(request, at_least)
 
-    async def club_records(request: Request) -> Response:
+    def over_period(request: Request) -> tuple[Asked, str, float, float] | Response:
+        """A member's request for a period of the club: (who asks, the period, its start and end), or the answer."""
         asked = gate(request)
         if not isinstance(asked, Asked):
             return asked
@@ -126,17 +127,21 @@ def record_routes(clubs: Clubs, players: Players, limits: Limits) -> list[Route]
             period, start, end = period_params(request)
         except PeriodError as exc:
             return _bad(exc)
+        return asked, period, start, end
+
+    async def club_records(request: Request) -> Response:
+        got = over_period(request)
+        if isinstance(got, Response):
+            return got
+        asked, period, start, end = got
         return JSONResponse({"period": period, "start": start, "end": end,
                              "members": db().club_table(asked.club.id, start, end)}, headers=NO_STORE)
 
     async def settle(request: Request) -> Response:
-        asked = gate(request)
-        if not isinstance(asked, Asked):
-            return asked
-        try:
-            period, start, end = period_params(request)
-        except PeriodError as exc:
-            return _bad(exc)
+        got = over_period(request)
+        if isinstance(got, Response):
+            return got
+        asked, period, start, end = got
         return JSONResponse({"period": period, **db().settle(asked.club.id, start, end)}, headers=NO_STORE)
 
     async def leaderboard(request: Request) -> Response:
