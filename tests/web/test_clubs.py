@@ -230,6 +230,12 @@ def test_a_club_match_shows_in_everyones_records_the_settle_up_and_the_leaderboa
     owner.fill("#setminhands", "1")  # one hand ranks on this club's leaderboard
     owner.click("#savesettings")
     owner.wait_for_function("() => document.getElementById('setstatus')?.textContent === '已保存'")
+    # the save redraws the settings from the club's new state; the note must outlive that redraw
+    owner.wait_for_function(f"() => fetch('/api/clubs/{n}').then(r => r.json()).then(d => d.min_hands === 1)")
+    owner.wait_for_timeout(400)
+    assert owner.inner_text("#setstatus") == "已保存"
+    owner.fill("#setnotice", "一局定输赢！")  # the next edit clears it
+    assert owner.inner_text("#setstatus") == ""
     link = _invite_link(owner)
     friend = _page(friend_ctx, errors)
     _join_by_invite(friend, link, "周五牌局")

@@ -7,7 +7,7 @@ import { loadOptions, optionsNow, rulesetInfo } from "./lobby.js";
 import { rulesFields } from "./clubs.js";
 
 const PERIODS = ["today", "yesterday", "week", "month", "range"];
-const P = { period: "today", from: "", to: "", board: "week" };
+const P = { period: "today", from: "", to: "", board: "week", saved: "" };
 const nameOf = (r) => r.nickname ?? r.name ?? "";
 
 function query(period = P.period) {
@@ -108,12 +108,14 @@ function clubForm(opts) {
   const notice = h("textarea", { id: "setnotice", maxlength: 500, rows: 3 }, d.notice || "");
   const minHands = h("input", { id: "setminhands", type: "number", min: 0, max: 1000, value: d.min_hands ?? 10, inputmode: "numeric" });
   const rules = rulesFields(opts, d.config || {}, "set");
-  const status = h("p", { class: "status", role: "status", id: "setstatus" });
+  // 已保存 outlives the redraw its own save causes (and any live update's); the next edit clears it
+  const status = h("p", { class: "status", role: "status", id: "setstatus" }, P.saved);
   const save = guard(async () => {
     await post(`/api/clubs/${club().n}`, { name: name.value.trim(), notice: notice.value.trim(), config: rules.value(), min_hands: +minHands.value });
-    status.textContent = w("saved"); await refresh(false, true);
+    P.saved = status.textContent = w("saved"); await refresh(false, true);
   });
-  return h("div", { class: "panel", id: "clubform" }, h("h2", {}, w("settings")),
+  const edited = () => { P.saved = status.textContent = ""; };
+  return h("div", { class: "panel", id: "clubform", oninput: edited, onchange: edited }, h("h2", {}, w("settings")),
     h("label", { for: "setname" }, w("clubName")), name, h("label", { for: "setnotice" }, w("notice")), notice,
     h("label", { for: "setminhands" }, w("minHandsL")), minHands, rules.el,
     h("p", {}, h("button", { class: "primary wide", id: "savesettings", onclick: save }, w("save"))), status);
