@@ -431,3 +431,17 @@ def test_a_stranger_touching_a_club_becomes_a_player_and_a_bare_view_makes_nobod
         assert "set-cookie" not in as_(client, None).get(path).headers, path
     res = as_(client, None).post("/api/clubs/join", json={"secret": w.secret})
     assert res.status_code == 200 and COOKIE in res.headers["set-cookie"]
+
+
+def test_a_standing_table_may_offer_hints_but_not_with_money_play(client: TestClient) -> None:
+    w = world(client)
+    owner = as_(client, w.who["owner"])
+    res = owner.post(f"/api/clubs/{w.number}/templates", json={"name": "练习桌", "config": {"timer": 0, "hint": True}})
+    assert res.status_code == 201, res.text
+    view = owner.get(f"/api/clubs/{w.number}").json()
+    code = next(t["room"] for t in view["templates"] if t["name"] == "练习桌")
+    assert client.app.state.manager.get(code).config.hint is True  # type: ignore[attr-defined]
+    money = {"timer": 0, "hint": True, "overrides": {"scoring.mode": "money"}}
+    refused = owner.post(f"/api/clubs/{w.number}/templates", json={"name": "钱桌", "config": money})
+    assert refused.status_code == 400 and refused.json()["error"] == "bad_hint", refused.text
+    assert [t["name"] for t in owner.get(f"/api/clubs/{w.number}").json()["templates"]].count("钱桌") == 0

@@ -133,8 +133,10 @@ function templates(opts) {
   const pace = h("select", { id: "tplpace" }, (opts.bounds?.paces || ["fast", "normal", "slow"]).map((p) =>
     h("option", { value: p, selected: p === "normal" }, w(`pace_${p}`))));
   const fill = h("input", { type: "checkbox", id: "tplfill", checked: true });
+  const hint = h("input", { type: "checkbox", role: "switch", id: "tplhint" }); // 提示 (RoomConfig.hint): off by default
   const add = guard(async () => {
-    await post(`/api/clubs/${club().n}/templates`, { name: name.value.trim(), config: { ...rules.value(), pace: pace.value, fill: fill.checked } });
+    await post(`/api/clubs/${club().n}/templates`, { name: name.value.trim(),
+      config: { ...rules.value(), pace: pace.value, fill: fill.checked, hint: hint.checked } });
     toast(w("saved")); await refresh(false, true);
   });
   return h("div", { class: "panel", id: "templates" }, h("h2", {}, w("templates")),
@@ -143,6 +145,7 @@ function templates(opts) {
       h("label", { for: "tplname" }, w("tplName")), name, rules.el,
       h("label", { for: "tplpace" }, w("pace")), pace,
       h("label", { class: "switch", for: "tplfill" }, h("span", { class: "grow" }, w("fill")), fill),
+      h("label", { class: "switch", for: "tplhint" }, h("span", { class: "grow" }, w("hintOpt")), hint),
       h("p", {}, h("button", { class: "primary wide", id: "addtpl", onclick: add }, w("addTpl")))));
 }
 
