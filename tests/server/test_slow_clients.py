@@ -13,6 +13,11 @@ from pathlib import Path
 
 import pytest
 from serving import TEST_LIMITS, Client, Server, get, room
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+
+from daer.server.http.slow import DaerHttpProtocol
+from daer.server.safety.limits import Deadlines
 
 HOLD = 12.0
 """Seconds each slow client keeps trying (one the server never closed would stay open this long)."""
@@ -156,3 +161,60 @@ def test_an_answer_nobody_reads_is_dropped_at_the_write_deadline(capped: Server)
     finally:
         s.close()
     assert get(f"{capped.url}/api/options")[0] == 200
+
+
+class _Transport(asyncio.Transport):
+    """Just enough of a socket's transport for uvicorn's protocol: what it writes, and whether it was cut."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = b""
+        self.aborted = self.closed = False
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return {"peername": ("127.0.0.9", 4321), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if not self.aborted:  # a cut socket carries nothing more
+            self.written += bytes(data)
+
+    def is_closing(self) -> bool:
+        return self.aborted or self.closed
+
+    def abort(self) -> None:
+        self.aborted = True
+
+    def close(self) -> None:
+        self.closed = True
+
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
+
+
+def test_a_pipelined_request_keeps_no_header_deadline_while_it_is_answered() -> None:
+    """Two requests in one write: the second is read while the first's answer completes (uvicorn handles it
+    inside ``on_response_complete``); its answer may take longer than the header deadline, which it already met."""
+    async def app(scope: dict[str, object], receive: object, send: object) -> None:
+        if scope["path"] == "/slow":
+            await asyncio.sleep(0.6)  # longer than the 0.3 s header deadline below
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})  # type: ignore[operator]
+        await send({"type": "http.response.body", "body": b"ok"})  # type: ignore[operator]
+
+    async def run() -> _Transport:
+        proto_cls = DaerHttpProtocol.with_deadlines(Deadlines(header=0.3, body=0.3, write=0.3))
+        config = Config(app=app, lifespan="off", log_config=None)
+        proto = proto_cls(config=config, server_state=ServerState(), app_state={}, _loop=asyncio.get_running_loop())
+        transport = _Transport()
+        proto.connection_made(transport)
+        proto.data_received(b"GET /fast HTTP/1.1\r\nHost: x\r\n\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        for _ in range(100):  # bounded: both answers, or the cut
+            await asyncio.sleep(0.02)
+            if transport.written.count(b"HTTP/1.1 200") == 2 or transport.aborted:
+                break
+        await asyncio.sleep(0.4)  # past the next request's own header deadline: that one may cut the idle socket
+        proto.connection_lost(None)
+        return transport
+
+    transport = asyncio.run(run())
+    assert transport.written.count(b"HTTP/1.1 200") == 2, transport.written

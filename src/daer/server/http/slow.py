@@ -115,8 +115,11 @@ class DaerHttpProtocol(H11Protocol):
         super().handle_websocket_upgrade(event)
 
     def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing():  # kept alive: the next request's headers have their deadline
+        super().on_response_complete()  # may already read a pipelined request (through handle_events)
+        # kept alive and waiting for the next request: its headers have their deadline.  A pipelined request
+        # already read (their state DONE, or SEND_BODY with its body deadline armed) keeps what handle_events
+        # gave it: a header deadline armed now would cut its answer, however long the application takes.
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
             self._disarm()
             self._waiting(True)
             self._arm("header", self.deadlines.header)
