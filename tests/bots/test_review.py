@@ -2,8 +2,8 @@
 leaves the review exactly the same.
 
 The scripted hand: 泸州, seed ``review-blunder:7``, four heuristic bots; at the 34th action seat 0 may 胡 a
-card for 31 胡 (or 碰 it, or 过).  Played as the bots play it (胡), nothing at that step is flagged; with 过 planted there instead
-(and the bots playing the rest), the review flags that step and names 胡 as the better choice.
+card for 31 胡 (or 碰 it, or 过).  Played as the bots play it (胡), nothing at that step is flagged; with 过
+planted there instead (and the bots playing the rest), the review flags that step and names 胡 as the better one.
 """
 
 from __future__ import annotations
