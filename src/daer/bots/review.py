@@ -38,7 +38,7 @@ from daer.rules.model import Ruleset
 
 __all__ = [
     "FLAG_POINTS", "MAX_DECISIONS", "MAX_WORLDS", "WORLDS", "Decision", "Option", "Review", "ReviewError",
-    "review", "review_view",
+    "as_json", "review", "review_view",
 ]
 
 WORLDS = 32
@@ -49,8 +49,15 @@ MAX_DECISIONS = 60
 """The most decisions one review values (a hand rarely gives a seat more than 30)."""
 FLAG_POINTS = 1.0
 """A decision is flagged when it may have cost at least this many points (and the gap is clear of the noise)."""
-Z95 = 1.96
-"""The normal quantile of a two-sided 95 % interval."""
+_T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 12: 2.18,
+        15: 2.13, 20: 2.09, 30: 2.04, 60: 2.00}
+"""Student's t quantiles of a two-sided 95 % interval by degrees of freedom (1.96 past 60): a review of few
+worlds gets the wider interval it needs."""
+
+
+def _t95(df: int) -> float:
+    """The t quantile for ``df`` degrees of freedom (the nearest tabled one not above it: never too narrow)."""
+    return next((_T95[k] for k in sorted(_T95, reverse=True) if k <= df), _T95[1]) if df <= 60 else 1.96
 
 
 class ReviewError(ValueError):
@@ -133,12 +140,13 @@ def _interval(xs: list[float]) -> tuple[float, float]:
     if n < 2:
         return mean, math.inf
     var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return mean, Z95 * math.sqrt(var / n)
+    return mean, _t95(n - 1) * math.sqrt(var / n)
 
 
 def review_view(view: View, played: Action, rules: Ruleset, *, step: int = 0, worlds: int = WORLDS,
-                seed: int | str = 0, hinter: Hinter | None = None) -> Decision:
-    """The decision ``played`` (one of ``view.legal``) valued from ``view`` alone."""
+                seed: int | str = 0, hinter: Hinter | None = None, ascii: bool = False) -> Decision:
+    """The decision ``played`` (one of ``view.legal``) valued from ``view`` alone (``ascii``: the English words
+    name cards ``x9`` / ``d3``, the terminal's notation)."""
     if view.seat is None or played not in view.legal:
         raise ReviewError("这一步不是这个座位的选择（the action is not one of the seat's options）")
     worlds = max(2, min(MAX_WORLDS, worlds))
@@ -159,14 +167,14 @@ def review_view(view: View, played: Action, rules: Ruleset, *, step: int = 0, wo
     options = []
     for i in order:
         mean, half = _interval([w[i] for w in per_world])
-        zh, en = hinter.explain(view, cands[i])
+        zh, en = hinter.explain(view, cands[i], ascii=ascii)
         options.append(Option(action=cands[i], zh=zh, en=en, mean=mean, low=mean - half, high=mean + half))
     return Decision(step=step, played=played, best=cands[b], options=tuple(options), loss=loss, margin=margin,
                     flagged=loss >= FLAG_POINTS and loss - margin > 0, worlds=n)
 
 
 def review(record: HandRecord, seat: int, *, rules: Ruleset | None = None, worlds: int = WORLDS,
-           seed: int | str = 0) -> Review:
+           seed: int | str = 0, ascii: bool = False) -> Review:
     """The review of ``seat``'s decisions in the finished hand ``record`` (:class:`ReviewError` otherwise)."""
     try:
         rules = rules or resolve_rules(record.rules, record.overrides)
@@ -189,6 +197,25 @@ def review(record: HandRecord, seat: int, *, rules: Ruleset | None = None, world
         raise ReviewError("这一局还没打完，不能复盘（the hand is not finished）")
     hinter = hinter_for(rules)
     worlds = max(2, min(MAX_WORLDS, worlds))
-    done = tuple(review_view(view, act, rules, step=i, worlds=worlds, seed=seed, hinter=hinter)
+    done = tuple(review_view(view, act, rules, step=i, worlds=worlds, seed=seed, hinter=hinter, ascii=ascii)
                  for i, view, act in asked[:MAX_DECISIONS])
     return Review(seat=seat, worlds=worlds, decisions=done, skipped=max(0, len(asked) - MAX_DECISIONS))
+
+
+def _r(x: float) -> float | None:
+    return None if math.isinf(x) or math.isnan(x) else round(x, 2)
+
+
+def as_json(rev: Review) -> dict[str, object]:
+    """The review as JSON-ready builtins (the command line's ``--json``, the server's answer): points to 0.01."""
+    return {
+        "seat": rev.seat, "worlds": rev.worlds, "skipped": rev.skipped, "lost": _r(rev.lost),
+        "flagged": [d.step for d in rev.flagged],
+        "decisions": [{
+            "step": d.step, "played": msgspec.to_builtins(d.played), "best": msgspec.to_builtins(d.best),
+            "loss": _r(d.loss), "margin": _r(d.margin), "flagged": d.flagged, "zh": d.zh, "en": d.en,
+            "worlds": d.worlds,
+            "options": [{"action": msgspec.to_builtins(o.action), "zh": o.zh, "en": o.en, "mean": _r(o.mean),
+                         "low": _r(o.low), "high": _r(o.high)} for o in d.options],
+        } for d in rev.decisions],
+    }
