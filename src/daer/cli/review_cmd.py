@@ -90,7 +90,7 @@ def review_table(rev: Review, lang: str, seconds: float) -> Group:
 
 def _head(words: str) -> str:
     """The action of an option's words (「打 九」 of 「打 九：两头叫 …」)."""
-    return words.split("：")[0].split(": ")[0]
+    return words.split("：", maxsplit=1)[0].split(": ", maxsplit=1)[0]
 
 
 def _note(d: Decision, en: bool) -> str:
