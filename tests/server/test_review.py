@@ -107,7 +107,8 @@ def test_an_unfinished_hand_a_seat_not_at_the_table_and_a_bad_body_are_refused(
         assert res.status_code == 400 and res.json()["zh"], seat
     res = c.post(f"/api/rooms/{code}/hands/1/review", json={"seat": 0, "worlds": 5000})
     assert res.status_code == 400  # the budget is the server's, never the client's
-    res = c.post(f"/api/rooms/{code}/hands/1/review", content=b"x" * 10000, headers={"content-type": "application/json"})
+    res = c.post(f"/api/rooms/{code}/hands/1/review", content=b"x" * 10000,
+                 headers={"content-type": "application/json"})
     assert res.status_code == 413
 
 
