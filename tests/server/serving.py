@@ -29,7 +29,7 @@ def free_port() -> int:
 TEST_LIMITS = ("--create-rate", "100000", "--join-rate", "100000", "--lookup-rate", "100000", "--score-rate", "100000",
                "--other-rate", "100000", "--max-rooms-per-address", "100000", "--max-rooms", "100000",
                "--max-conns-per-address", "10000", "--player-rate", "100000", "--signin-rate", "100000",
-               "--signin-link-rate", "100000", "--club-rate", "100000")
+               "--signin-link-rate", "100000", "--club-rate", "100000", "--review-rate", "100000")
 """Limits raised for tests that make many rooms and sockets from one address (pass ``args`` to test a limit)."""
 
 
