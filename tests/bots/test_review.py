@@ -161,6 +161,14 @@ def test_a_seat_not_at_the_table_is_refused(seat: int) -> None:
         review(rec, seat, worlds=2)
 
 
+def test_the_seat_that_sits_out_has_nothing_to_review() -> None:
+    rec, _ = scripted(blunder=False)
+    out = next(s for s in range(R.table.seats) if s not in new_hand(R, seed=SEED).players)
+    with pytest.raises(ReviewError, match="底家") as err:
+        review(rec, out, worlds=2)
+    assert err.value.en and str(err.value) == f"{err.value.zh}（{err.value.en}）"
+
+
 def test_an_unfinished_hand_is_refused() -> None:
     rec, k = scripted(blunder=False)
     with pytest.raises(ReviewError, match="还没打完"):

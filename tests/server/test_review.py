@@ -105,6 +105,9 @@ def test_an_unfinished_hand_a_seat_not_at_the_table_and_a_bad_body_are_refused(
     for seat in (4, -1, 99, "0", None):
         res = review(c, code, seat)
         assert res.status_code == 400 and res.json()["zh"], seat
+    out = c.get(f"/api/rooms/{code}/hands/1/replay").json()["steps"][0]["view"]["dijia"]
+    res = review(c, code, out)  # the 底家 of the hand: it made no decision (from the pool's worker)
+    assert res.status_code == 400 and res.json()["error"] == "cannot_review" and "底家" in res.json()["zh"]
     res = c.post(f"/api/rooms/{code}/hands/1/review", json={"seat": 0, "worlds": 5000})
     assert res.status_code == 400  # the budget is the server's, never the client's
     res = c.post(f"/api/rooms/{code}/hands/1/review", content=b"x" * 10000,

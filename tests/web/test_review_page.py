@@ -80,8 +80,9 @@ def test_the_review_marks_the_planted_blunder_and_shows_the_better_choice(
     assert d["flagged"] and d["best"]["type"] == "hu"
     ctx, page, errors = open_page(browser, server, code, size)
     try:
-        # a visitor (no seat in this room) is offered the review of each seat
-        assert page.locator("#review").count() == 0 and page.locator("#reviewbar .rv-seat").count() == 4
+        # a visitor (no seat in this room) is offered the review of each seat that played (not the 底家's)
+        assert page.locator("#review").count() == 0 and page.locator("#reviewbar .rv-seat").count() == 3
+        assert page.locator("#review-2").count() == 0 and "底家" in page.inner_text("#seat-2 .who")
         assert page.inner_text("#review-0") == "复盘 小明"
         page.click("#review-0")
         page.wait_for_selector("#reviewsum", timeout=30000)

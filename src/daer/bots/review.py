@@ -61,7 +61,17 @@ def _t95(df: int) -> float:
 
 
 class ReviewError(ValueError):
-    """A review that cannot be made (复盘错误): a bad seat, an unfinished hand, a record that does not replay."""
+    """A review that cannot be made (复盘错误): a bad seat, an unfinished hand, a record that does not replay.
+
+    ``zh`` and ``en`` are the reason (the server answers them apart); ``str()`` is 「中文（English）」.  The two are
+    the exception's args, so it crosses a process pool's pipe intact."""
+
+    def __init__(self, zh: str, en: str) -> None:
+        super().__init__(zh, en)
+        self.zh, self.en = zh, en
+
+    def __str__(self) -> str:
+        return f"{self.zh}（{self.en}）"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -148,7 +158,7 @@ def review_view(view: View, played: Action, rules: Ruleset, *, step: int = 0, wo
     """The decision ``played`` (one of ``view.legal``) valued from ``view`` alone (``ascii``: the English words
     name cards ``x9`` / ``d3``, the terminal's notation)."""
     if view.seat is None or played not in view.legal:
-        raise ReviewError("这一步不是这个座位的选择（the action is not one of the seat's options）")
+        raise ReviewError("这一步不是这个座位的选择", "the action is not one of the seat's options")
     worlds = max(2, min(MAX_WORLDS, worlds))
     bot = SearchBot(rules, _seed_of(view, seed), worlds=worlds, seconds=None)
     hinter = hinter or hinter_for(rules)
@@ -180,9 +190,13 @@ def review(record: HandRecord, seat: int, *, rules: Ruleset | None = None, world
         rules = rules or resolve_rules(record.rules, record.overrides)
         st = replay(record, upto=0)
     except (RecordError, ValueError) as exc:
-        raise ReviewError(f"牌谱无法重放（the record does not replay: {exc}）") from exc
-    if not isinstance(seat, int) or seat not in st.players:
-        raise ReviewError(f"没有座位 {seat}（no such seat: seats are {', '.join(map(str, st.players))}）")
+        raise ReviewError("牌谱无法重放", f"the record does not replay: {exc}") from exc
+    if not isinstance(seat, int) or not 0 <= seat < rules.table.seats:
+        raise ReviewError(f"没有座位 {seat}（座位是 0-{rules.table.seats - 1}）",
+                          f"no such seat: seats are 0-{rules.table.seats - 1}")
+    if seat not in st.players:
+        raise ReviewError(f"座位 {seat} 这一局坐底家，没有打牌，不用复盘",
+                          f"seat {seat} sat out this hand (底家): it made no decisions")
     asked: list[tuple[int, View, Action]] = []
     for i, act in enumerate(record.actions):
         if act.seat == seat and not st.over:
@@ -192,9 +206,9 @@ def review(record: HandRecord, seat: int, *, rules: Ruleset | None = None, world
         try:
             st.apply(act)
         except ValueError as exc:
-            raise ReviewError(f"牌谱第 {i + 1} 步不合规（step {i + 1} of the record is not legal: {exc}）") from exc
+            raise ReviewError(f"牌谱第 {i + 1} 步不合规", f"step {i + 1} of the record is not legal: {exc}") from exc
     if not st.over:
-        raise ReviewError("这一局还没打完，不能复盘（the hand is not finished）")
+        raise ReviewError("这一局还没打完，不能复盘", "the hand is not finished")
     hinter = hinter_for(rules)
     worlds = max(2, min(MAX_WORLDS, worlds))
     done = tuple(review_view(view, act, rules, step=i, worlds=worlds, seed=seed, hinter=hinter, ascii=ascii)

@@ -50,9 +50,10 @@ async function ask(base, seat) {
 
 /** The 复盘 bar under the controls: the button(s), the wait, the summary with a link to each costly step. */
 export function reviewBar(data, base, who, go) {
-  const seats = data.names.map((_, s) => s);
+  const sitsOut = data.steps[0].view.dijia; // the 底家 of the hand made no decision: nothing to review
+  const seats = data.names.map((_, s) => s).filter((s) => s !== sitsOut);
   if (state.asking) return h("div", { class: "rv-bar", id: "reviewbar", "aria-live": "polite" }, h("span", { class: "muted" }, w("asking")));
-  const buttons = data.mine !== null && data.mine !== undefined
+  const buttons = data.mine !== null && data.mine !== undefined && data.mine !== sitsOut
     ? [h("button", { id: "review", onclick: () => ask(base, data.mine) }, w("mine"))]
     : seats.map((s) => h("button", { id: `review-${s}`, class: "rv-seat", onclick: () => ask(base, s) }, w("seatOf", { name: who(s) })));
   const kids = [];

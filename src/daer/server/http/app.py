@@ -407,8 +407,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         code = str(request.path_params["code"]).strip().upper()
         try:
             got = await reviews.ask((code, _hand_number(request), body.seat), address_of(request), rec, body.seat)
-        except ReviewError as exc:
-            return _err(500, "bad_record", "牌谱无法复盘", str(exc))
+        except ReviewError as exc:  # the 底家 of the hand (no decisions), or a stored record that does not replay
+            return _err(400, "cannot_review", exc.zh, exc.en)
         if isinstance(got, Busy):
             res = _err(got.status, got.code, got.zh, got.en)
             res.headers["Retry-After"] = "5"
