@@ -6,7 +6,8 @@ Run: ``nice .venv/bin/python benchmarks/bench_review.py [--hands 4] [--worlds 32
 (``search:{worlds}``, no clock) chooses at each of the same decisions from the same views.  Prints, per preset and
 over all: the decisions reviewed, the median and largest seconds of a whole hand's review, the seconds a decision
 of the review and of the search bot, and their ratio (the review weighs the search bot's candidates plus the 提示
-choice and the played action, and words each option).
+choice and the played action, and words each option).  Seconds are CPU seconds of this process
+(``time.process_time``): both are one core's work, and on a shared machine its wall time measures the neighbours.
 """
 
 from __future__ import annotations
@@ -68,15 +69,15 @@ def main() -> None:
             rec = hand_of(name, args.seed, hand)
             players = replay(rec, upto=0).players
             seat = players[hand % len(players)]
-            t = time.perf_counter()
+            t = time.process_time()
             rev = review(rec, seat, rules=rules, worlds=args.worlds)
-            reviews.append(time.perf_counter() - t)
+            reviews.append(time.process_time() - t)
             n += len(rev.decisions)
             bot = SearchBot(rules, f"peer:{hand}", worlds=args.worlds, seconds=None)
             for v in views_of(rec, seat):
-                t = time.perf_counter()
+                t = time.process_time()
                 bot.choose(v)
-                search_s += time.perf_counter() - t
+                search_s += time.process_time() - t
         per_r, per_s = sum(reviews) / max(1, n) * 1e3, search_s / max(1, n) * 1e3
         print(f"| {name} | {len(reviews)} | {n} | {statistics.median(reviews):.2f} | {max(reviews):.2f} | "
               f"{per_r:.1f} | {per_s:.1f} | {per_r / per_s:.2f} |")

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page
 from serving import Server, post
 from sqlalchemy import insert
+from test_a11y import axe_source, scan  # noqa: F401 (axe_source: a fixture)
 from test_page_bugs import strict
 from test_table import create_room
 
@@ -74,7 +75,8 @@ def open_page(browser: Any, server: Server, code: str, size: str) -> tuple[Any, 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_review_marks_the_planted_blunder_and_shows_the_better_choice(
-        server: Server, browser: Any, blunder: tuple[str, int, dict[str, Any]], size: str) -> None:
+        server: Server, browser: Any, blunder: tuple[str, int, dict[str, Any]], axe_source: str,  # noqa: F811
+        size: str) -> None:
     code, k, body = blunder
     d = next(x for x in body["decisions"] if x["step"] == k)
     assert d["flagged"] and d["best"]["type"] == "hu"
@@ -114,6 +116,10 @@ def test_the_review_marks_the_planted_blunder_and_shows_the_better_choice(
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES[size]["width"] + 0.5
         advice.scroll_into_view_if_needed()
         page.screenshot(path=f"/tmp/shots/review-{size}.png")
+        found = scan(page, axe_source, f"review {size}")  # the marks and the options pass the accessibility scan
+        assert found == [], "\n".join(found)
+        # the other seats that played can still be reviewed
+        assert page.locator("#reviewbar .rv-seat").count() == 2 and page.locator("#review-0").count() == 0
         # in English on request
         page.click("#lang")
         assert advice.locator(".rv-head").inner_text() == f"this step may have cost {d['loss']:.1f} points"

@@ -68,6 +68,7 @@ export function reviewBar(data, base, who, go) {
     // each costly step's button goes to the moment of the decision: the card on offer, the hand before it
     kids.push(...flagged.map((d) => h("button", { class: "rv-jump", "data-step": d.step, onclick: () => go(d.step) },
       w("jump", { n: d.step + 1, x: d.loss.toFixed(1) }))));
+    kids.push(...buttons.filter((el) => el.id !== `review-${b.seat}` && el.id !== "review")); // a visitor: the others
   } else kids.push(...buttons);
   return h("div", { class: "rv-bar", id: "reviewbar", "aria-live": "polite" }, ...kids);
 }
