@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 sys.path.insert(0, str(Path(__file__).resolve().parent / "bots"))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "engine"))
 
-from test_review import replace_actions, scripted
+from test_review import SEED, R, replace_actions, scripted
 
 from daer.cli.main import app
-from daer.engine import dumps
+from daer.engine import dumps, new_hand
 
 runner = CliRunner()
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -86,3 +86,9 @@ def test_a_bad_file_or_an_unfinished_hand_is_refused(tmp_path: Path) -> None:
     half.write_text(dumps(replace_actions(rec, rec.actions[:k])), encoding="utf-8")
     res = runner.invoke(app, ["review", str(half), "--seat", "0"])
     assert res.exit_code == 2 and "还没打完" in res.output
+
+
+def test_the_hands_dijia_has_nothing_to_review(blunder: tuple[Path, int]) -> None:
+    out = next(s for s in range(R.table.seats) if s not in new_hand(R, seed=SEED).players)
+    res = runner.invoke(app, ["review", str(blunder[0]), "--seat", str(out)])
+    assert res.exit_code == 2 and f"座位 {out} 这一局坐底家" in res.output and "Traceback" not in res.output
