@@ -46,7 +46,7 @@ WORLDS = 32
 MAX_WORLDS = 256
 """The most worlds a decision a review may ask for."""
 MAX_DECISIONS = 60
-"""The most decisions one review values (a hand rarely gives a seat more than 30)."""
+"""The most decisions one review values (a seat makes about 9 a hand: benchmarks/bench_review.py)."""
 FLAG_POINTS = 1.0
 """A decision is flagged when it may have cost at least this many points (and the gap is clear of the noise)."""
 _T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 12: 2.18,
