@@ -89,11 +89,11 @@ class Server:
                 self.proc.wait()
 
 
-def post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def post(url: str, body: dict[str, Any], *, timeout: float = 10) -> tuple[int, dict[str, Any]]:
     """POST JSON; (status, decoded body)."""
     req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
     try:
-        with urllib.request.urlopen(req, timeout=10) as res:
+        with urllib.request.urlopen(req, timeout=timeout) as res:
             return res.status, json.loads(res.read())
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read())

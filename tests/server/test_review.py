@@ -5,6 +5,7 @@ body; and the queue holds one review per address and a few in all, past which it
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +18,7 @@ from daer.server import protocol as p
 from daer.server.players.identity import COOKIE
 from daer.server.safety.limits import Limits, Rate
 from daer.server.serving.manager import RoomManager
-from daer.server.table.reviewing import FULL, MINE_BUSY, SLOW, Busy, Reviews
+from daer.server.table.reviewing import FULL, MINE_BUSY, PENDING, Busy, Reviews
 
 HIGH = Rate(100000, 100000)
 RATES = dict.fromkeys(("create", "join", "lookup", "player", "signin", "signin_link", "me", "review"), HIGH)
@@ -63,7 +64,14 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient
 
 
 def review(c: TestClient, code: str, seat: Any, number: int = 1) -> Any:
-    return c.post(f"/api/rooms/{code}/hands/{number}/review", json={"seat": seat})
+    """Ask, and again while the answer is 202 (being computed), as the page does."""
+    for _ in range(120):
+        res = c.post(f"/api/rooms/{code}/hands/{number}/review", json={"seat": seat})
+        if res.status_code != 202:
+            return res
+        assert res.json()["error"] == "review_pending" and res.headers["retry-after"] == "2"
+        time.sleep(0.5)
+    raise AssertionError("the review was never made")
 
 
 @pytest.mark.parametrize("who", ["host", "guest", "stranger"])
@@ -168,15 +176,18 @@ def test_one_review_per_address_a_few_in_all_and_each_made_once() -> None:
     asyncio.run(go())
 
 
-def test_a_slow_review_answers_503_and_is_kept_when_done() -> None:
+def test_a_long_review_answers_202_goes_on_and_keeps_its_address_busy() -> None:
     async def go() -> None:
         gate = Gate()
-        reviews = Reviews(gate.run, hard_cap=0.05)
-        assert await reviews.ask(("A", 1, 0), "1.1.1.1", REC, 0) is SLOW
-        assert await reviews.ask(("A", 1, 1), "1.1.1.1", REC, 1) is not MINE_BUSY  # the asker is free again
+        reviews = Reviews(gate.run, wait=0.05)
+        assert await reviews.ask(("A", 1, 0), "1.1.1.1", REC, 0) is PENDING
+        assert PENDING.status == 202 and PENDING.zh.startswith("复盘正在计算")
+        assert await reviews.ask(("A", 1, 1), "1.1.1.1", REC, 1) is MINE_BUSY  # its review is still computing
+        assert await reviews.ask(("A", 1, 0), "1.1.1.1", REC, 0) is PENDING  # asking again: the same one
         gate.open.set()
         await asyncio.sleep(0.01)
-        assert reviews.kept(("A", 1, 0)) == b'{"seat": 0}'
+        assert reviews.kept(("A", 1, 0)) == b'{"seat": 0}' and gate.made == 1
+        assert await reviews.ask(("A", 1, 1), "1.1.1.1", REC, 1) == b'{"seat": 1}'  # free again once done
 
     asyncio.run(go())
 

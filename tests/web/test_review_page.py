@@ -58,7 +58,12 @@ def blunder(server: Server) -> Iterator[tuple[str, int, dict[str, Any]]]:
                                                for i, a in enumerate(rec.actions)])
     finally:
         store.close()
-    status, body = post(f"{server.url}/api/rooms/{CODE}/hands/1/review", {"seat": 0})
+    # computed once in the server's bot pool (a few seconds of one core; longer on a loaded machine), then kept
+    for _ in range(240):
+        status, body = post(f"{server.url}/api/rooms/{CODE}/hands/1/review", {"seat": 0})
+        if status != 202:
+            break
+        time.sleep(0.5)
     assert status == 200, body
     yield CODE, k, body
 

@@ -38,10 +38,14 @@ export function decisionAt(n) {
 async function ask(base, seat) {
   state.seat = seat; state.asking = true; state.error = null; state.body = null; redraw(false);
   try {
-    const r = await fetch(`${base}/review`, { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ seat }) });
-    const d = await r.json();
-    if (r.ok) state.body = d; else state.error = lang === "en" ? d.en : `${d.zh}（${d.en}）`;
+    for (;;) { // 202: being computed on the server; ask again after its Retry-After
+      const r = await fetch(`${base}/review`, { method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ seat }) });
+      const d = await r.json();
+      if (r.status === 202) { await new Promise((ok) => setTimeout(ok, 1000 * (+r.headers.get("retry-after") || 2))); continue; }
+      if (r.ok) state.body = d; else state.error = lang === "en" ? d.en : `${d.zh}（${d.en}）`;
+      break;
+    }
   } catch {
     state.error = lang === "en" ? "The review needs the server." : "复盘需要连接服务器（The review needs the server）。";
   }

@@ -409,9 +409,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             got = await reviews.ask((code, _hand_number(request), body.seat), address_of(request), rec, body.seat)
         except ReviewError as exc:  # the 底家 of the hand (no decisions), or a stored record that does not replay
             return _err(400, "cannot_review", exc.zh, exc.en)
-        if isinstance(got, Busy):
+        if isinstance(got, Busy):  # 202: being computed, ask again; 429: a bound
             res = _err(got.status, got.code, got.zh, got.en)
-            res.headers["Retry-After"] = "5"
+            res.headers["Retry-After"] = "2" if got.status == 202 else "5"
             return res
         return Response(got, media_type="application/json")
 
