@@ -29,7 +29,7 @@ def free_port() -> int:
 TEST_LIMITS = ("--create-rate", "100000", "--join-rate", "100000", "--lookup-rate", "100000", "--score-rate", "100000",
                "--other-rate", "100000", "--max-rooms-per-address", "100000", "--max-rooms", "100000",
                "--max-conns-per-address", "10000", "--player-rate", "100000", "--signin-rate", "100000",
-               "--signin-link-rate", "100000", "--club-rate", "100000")
+               "--signin-link-rate", "100000", "--club-rate", "100000", "--review-rate", "100000")
 """Limits raised for tests that make many rooms and sockets from one address (pass ``args`` to test a limit)."""
 
 
@@ -89,11 +89,11 @@ class Server:
                 self.proc.wait()
 
 
-def post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def post(url: str, body: dict[str, Any], *, timeout: float = 10) -> tuple[int, dict[str, Any]]:
     """POST JSON; (status, decoded body)."""
     req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
     try:
-        with urllib.request.urlopen(req, timeout=10) as res:
+        with urllib.request.urlopen(req, timeout=timeout) as res:
             return res.status, json.loads(res.read())
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read())

@@ -296,6 +296,9 @@ def test_a_finished_table_waits_and_cannot_see_a_deck_another_table_still_plays(
         for url in (f"/api/rooms/{other}/hands/1/record", f"/api/rooms/{other}/hands/1/replay"):
             res = as_(client, ids[tables[1]["seats"][0]["player"]]).get(url)
             assert res.status_code == 403 and res.json()["error"] == "round_running"
+        res = as_(client, ids[tables[1]["seats"][0]["player"]]).post(f"/api/rooms/{other}/hands/1/review",
+                                                                     json={"seat": 0})
+        assert res.status_code == 403 and res.json()["error"] == "round_running"  # 复盘: the replay's gate
         info = client.get(f"/api/rooms/{other}").json()["room"]
         assert info["reveal"] is None and info["watch"] is False
         assert as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()["rounds"][0]["seeds"] is None

@@ -10,6 +10,7 @@ from daer.cli import (
     cluster_cmd,
     play_cmd,
     replay_cmd,
+    review_cmd,
     rules_cmd,
     score_cmd,
     serve_cmd,
@@ -28,6 +29,7 @@ app.command("score")(score_cmd.score)
 app.command("sim")(sim_cmd.sim)
 app.command("play")(play_cmd.play)
 app.command("replay")(replay_cmd.replay)
+app.command("review")(review_cmd.review)
 app.command("arena")(arena_cmd.arena_cmd)
 app.command("serve")(serve_cmd.serve)
 app.command("verify")(verify_cmd.verify)

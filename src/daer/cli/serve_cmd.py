@@ -111,6 +111,8 @@ def serve(
     club_rate: Annotated[str, typer.Option(help="每个地址每分钟新建亲友圈数/突发 clubs made per minute per "
                                                 "address/burst (invites, requests and other club changes keep "
                                                 "their own rates)")] = _fmt(DEFAULT_RATES["club_new"]),
+    review_rate: Annotated[str, typer.Option(help="每个地址每分钟复盘数/突发 复盘 reviews asked per minute per "
+                                                  "address/burst")] = _fmt(DEFAULT_RATES["review"]),
     other_rate: Annotated[str, typer.Option(help="其他受限请求 other limited requests per minute/burst")]
     = _fmt(_DEF.default_rate),
     max_rooms: Annotated[int, typer.Option(min=1, help="进行中房间上限 live rooms in all")] = _DEF.max_rooms,
@@ -205,7 +207,7 @@ def serve(
         rates={**DEFAULT_RATES, "club_new": _rate(club_rate),
                "create": _rate(create_rate), "join": _rate(join_rate), "lookup": _rate(lookup_rate),
                "score": _rate(score_rate), "player": _rate(player_rate), "signin": _rate(signin_rate),
-               "signin_link": _rate(signin_link_rate)},
+               "signin_link": _rate(signin_link_rate), "review": _rate(review_rate)},
         default_rate=_rate(other_rate), max_rooms=max_rooms, max_rooms_per_address=max_rooms_per_address,
         max_conns=max_conns, max_conns_per_address=max_conns_per_address, waiting_ttl=waiting_ttl,
         idle_ttl=idle_ttl, finished_ttl=finished_ttl, sweep_every=sweep_every, vote_seconds=vote_seconds,

@@ -138,6 +138,14 @@ class PlayerStore:
             conn.execute(insert(_PSEATS).values(player_id=player_id, room_code=code, seat=seat,
                                                 joined_at=time.time()))
 
+    def seat_in(self, player_id: int, code: str) -> int | None:
+        """The seat player ``player_id`` last took in room ``code`` (None: never sat there)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(_PSEATS.c.seat).where(_PSEATS.c.player_id == player_id,
+                                                             _PSEATS.c.room_code == code)
+                               .order_by(_PSEATS.c.id.desc()).limit(1)).first()
+        return None if row is None else int(row[0])
+
     def seats_of(self, player_id: int) -> list[dict[str, Any]]:
         """The seats a player took, newest first, with the name each showed."""
         with self.engine.connect() as conn:

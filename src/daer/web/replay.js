@@ -1,5 +1,6 @@
 // Replay of a finished hand, step by step, every hand open: the seats by name, the list of steps (tap one to go
-// there), the whole settlement at the last step; the record downloads as JSON.  The controls sit in the page's flow
+// there), the whole settlement at the last step; the record downloads as JSON; 复盘 (review.js) marks the costly
+// steps of a seat.  The controls sit in the page's flow
 // above the table (never a bar stuck over a seat); ←/→ step, space plays.  The page carries no rules: the server
 // replays the record through the engine and sends every step.
 import { card, charOf, kindOf } from "./cards.js";
@@ -8,6 +9,7 @@ import { verifyRecord } from "./fairness.js";
 import { eventText } from "./feed.js";
 import { lang, setLang, t } from "./i18n.js";
 import "./pwa.js";
+import { advice, outlineBetter, reviewBar, reviewInit, stepMark } from "./review.js";
 import { amount, settlementBody } from "./settle.js";
 
 // /replay/{code}/{number}: a hand is reached through its room's code and its number in the match
@@ -48,7 +50,7 @@ const signed = (x, money) => `${x > 0 ? "+" : ""}${amount(x, money)}`;
 function seatPanel(st, s) {
   const v = st.view;
   const acted = st.action && st.action.seat === s;
-  return h("section", { class: `rp-seat${acted ? " acted" : ""}`, id: `seat-${s}`, "data-seat": s, "aria-label": who(s) },
+  const panel = h("section", { class: `rp-seat${acted ? " acted" : ""}`, id: `seat-${s}`, "data-seat": s, "aria-label": who(s) },
     h("div", { class: "who" }, h("span", { class: "nm" }, who(s)),
       s === v.dealer ? h("span", { class: "badge dealer" }, t("dealer")) : null,
       s === v.dijia ? h("span", { class: "badge" }, t("dijia")) : null,
@@ -57,7 +59,10 @@ function seatPanel(st, s) {
     h("div", { class: "cardrow rp-hand", role: "group", "aria-label": w("hand_") }, st.hands[s].map((cid) => card(kindOf(cid), { size: "mid2" }))),
     v.melds[s].length ? h("div", { class: "melds", role: "group", "aria-label": w("melds") },
       v.melds[s].map((m) => h("div", { class: "meld" }, (m.kinds.length ? m.kinds : Array(m.down || 0).fill(null)).map((k) => card(k, { size: "mini" }))))) : null,
-    h("div", { class: "discards", role: "group", "aria-label": w("discards") }, v.discards.filter(([d]) => d === s).map(([, k]) => card(k, { size: "mini" }))));
+    h("div", { class: "discards", role: "group", "aria-label": w("discards") }, v.discards.filter(([d]) => d === s).map(([, k]) => card(k, { size: "mini" }))),
+    advice(i, s));
+  outlineBetter(panel, i, s, st.hands[s]);
+  return panel;
 }
 
 // The settlement as the table shows it (settle.js): the winner's 列 with their 胡, the working 胡 → 等 →
@@ -84,7 +89,7 @@ function controls() {
 function stepList() {
   return h("ol", { class: "rp-steps", id: "steps", tabindex: 0, "aria-label": w("steps") }, data.steps.map((st, n) =>
     h("li", {}, h("button", { "data-step": n, "aria-current": n === i ? "step" : false, class: n === i ? "cur" : "",
-      onclick: () => go(n) }, h("span", { class: "n" }, `${n}`), ` ${say(st)}`))));
+      onclick: () => go(n) }, h("span", { class: "n" }, `${n}`), ` ${say(st)}`, stepMark(n)))));
 }
 
 function render(scroll = true) {
@@ -100,6 +105,7 @@ function render(scroll = true) {
       h("a", { href: `${base}/record`, download: "", id: "download" }, w("download")),
       h("button", { id: "lang", onclick: () => { setLang(lang === "zh" ? "en" : "zh"); document.documentElement.lang = lang; render(); } }, t("lang"))),
     controls(),
+    reviewBar(data, base, who, go),
     h("div", { class: "rp-main" },
       h("div", { class: "rp-table" },
         h("div", { class: "centre" }, v.offer ? card(v.offer.kind, { size: "large" }) : null,
@@ -126,7 +132,7 @@ document.addEventListener("keydown", (ev) => {
 fetch(`${base}/replay`).then(async (r) => {
   const d = await r.json();
   if (!r.ok) { $app.textContent = lang === "en" ? d.en : `${d.zh}（${d.en}）`; return; }
-  data = d; render();
+  data = d; reviewInit(render); render();
   const rec = await fetch(`${base}/record`);
   if (rec.ok) { fair = await verifyRecord(await rec.json()); render(false); }
 }).catch(() => { $app.textContent = lang === "en" ? "The replay needs the server." : "回放需要连接服务器（The replay needs the server）。"; });

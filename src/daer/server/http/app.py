@@ -13,7 +13,7 @@ import signal
 import threading
 from collections.abc import AsyncIterator
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from starlette.applications import Starlette
@@ -25,9 +25,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from daer.bots import BOTS, STRENGTHS
+from daer.bots.review import ReviewError
 from daer.engine import HandRecord, dumps
 from daer.engine.record import RecordError
-from daer.rules import preset_names
+from daer.rules import RulesError, preset_names, resolve_rules
 from daer.rules.house import house_offers, rulesets_info
 from daer.server import protocol as p
 from daer.server.clubs.access import Clubs
@@ -47,7 +48,7 @@ from daer.server.ops.logs import ctx
 from daer.server.ops.metrics import GcMode, MetricsAccess, Ops, freeze_after_restore, tune_gc, watch_gc
 from daer.server.players.identity import Players
 from daer.server.players.routes import player_routes
-from daer.server.safety.bounds import HANDS, Id, Name, RoomConfig, RoomError, bounds_info
+from daer.server.safety.bounds import HANDS, MAX_SEATS, Id, Name, RoomConfig, RoomError, bounds_info
 from daer.server.safety.guard import Guard
 from daer.server.safety.limits import Limits, address_of
 from daer.server.serving.expiry import sweep_forever
@@ -56,6 +57,7 @@ from daer.server.social.networks import client_address, network_of, parse_proxie
 from daer.server.social.phrases import phrases_info
 from daer.server.table.dealing import fairness_of
 from daer.server.table.port import DEFAULT_TTL, LeaseLost
+from daer.server.table.reviewing import Busy, Reviews
 from daer.server.table.rooms import Room, action_codec, moved, request_key
 from daer.server.tourney.routes import tourney_routes
 from daer.server.tourney.service import Tourneys
@@ -89,6 +91,12 @@ class CreateBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     config: RoomConfig = msgspec.field(default_factory=RoomConfig)
     rid: Id | None = None
     """Client request id: the same rid from the same address gets the same answer (a double tap makes one room)."""
+
+
+class ReviewBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/rooms/{code}/hands/{number}/review``: the seat to review (its range is the ruleset's)."""
+
+    seat: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS - 1)]
 
 
 class JoinBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -142,6 +150,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     tables = ClubTables(clubs, lambda: manager(), hub)  # noqa: PLW0108 (manager is defined below)
     tourneys = Tourneys(clubs, lambda: manager(), hub)  # noqa: PLW0108
     proxies = parse_proxies(lim.trusted_proxies)
+    reviews = Reviews()
 
     def manager() -> RoomManager:
         m = state["manager"]
@@ -367,10 +376,44 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             return rec
         code = str(request.path_params["code"]).strip().upper()
         try:
-            body = replay_body(rec, seat_names(manager().store, code))
+            asker = players.current(request)
+            mine = None if asker is None else players.db.seat_in(asker.id, code)
+            body = replay_body(rec, seat_names(manager().store, code), mine=mine)
         except RecordError as exc:
             return _err(500, "bad_record", "牌谱无法重放", str(exc))
         return Response(body, media_type="application/json")
+
+    async def review_steps(request: Request) -> Response:
+        """``POST …/hands/{number}/review`` ``{"seat": n}``: 复盘 of seat n (docs/table.md, "复盘").  Whoever may
+        see the replay may ask (it shows every hand already); the review runs in the bot pool, bounded."""
+        refused = lim.check("review", request)
+        if refused is not None:
+            return refused
+        rec = _record(request)
+        if isinstance(rec, JSONResponse):
+            return rec
+        data = await _body(request)
+        if isinstance(data, JSONResponse):
+            return data
+        body = _decode_body(data, ReviewBody)
+        if isinstance(body, JSONResponse):
+            return body
+        try:
+            seats = resolve_rules(rec.rules, rec.overrides).table.seats
+        except (RulesError, ValueError) as exc:
+            return _err(500, "bad_record", "牌谱无法重放", str(exc))
+        if not 0 <= body.seat < seats:
+            return _err(400, "bad_seat", f"座位须在 0 到 {seats - 1} 之间", f"seat must be 0-{seats - 1}")
+        code = str(request.path_params["code"]).strip().upper()
+        try:
+            got = await reviews.ask((code, _hand_number(request), body.seat), address_of(request), rec, body.seat)
+        except ReviewError as exc:  # the 底家 of the hand (no decisions), or a stored record that does not replay
+            return _err(400, "cannot_review", exc.zh, exc.en)
+        if isinstance(got, Busy):  # 202: being computed, ask again; 429: a bound
+            res = _err(got.status, got.code, got.zh, got.en)
+            res.headers["Retry-After"] = "2" if got.status == 202 else "5"
+            return res
+        return Response(got, media_type="application/json")
 
     async def moved(_request: Request) -> Response:
         return _err(404, "no_hand", "牌谱只能通过房间查看：/api/rooms/{房号}/hands/{局数}/record",
@@ -413,6 +456,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             Route("/api/rooms/{code}", room_info), Route("/api/rooms/{code}/join", join_room, methods=["POST"]),
             Route("/api/rooms/{code}/hands/{number:int}/record", record),
             Route("/api/rooms/{code}/hands/{number:int}/replay", replay_steps),
+            Route("/api/rooms/{code}/hands/{number:int}/review", review_steps, methods=["POST"]),
             Route("/api/hands/{rest:path}", moved),
             *calc_routes(lim),
             *pwa_routes(),

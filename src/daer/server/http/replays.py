@@ -1,12 +1,13 @@
 """The replay page's data: every step of a finished hand with every hand open, the seats' names and the settlement.
 
-``GET /api/rooms/{code}/hands/{number}/replay`` answers ``{"rules", "names", "steps", "end"}``: the ruleset's
+``GET /api/rooms/{code}/hands/{number}/replay`` answers ``{"rules", "names", "steps", "end", "mine"}``: the ruleset's
 Chinese title; each seat's name in the room (empty when the room is gone); one step per action after the deal (action
 null): the action, the events it caused as the table saw them (for the step list's words), the public view after it
 and every seat's hand; and ``end``, the settlement as the table showed it (``room.work``, ``room.payments`` and
 ``money``: the working 胡 → 等 → multipliers → amounts of :mod:`daer.settlement_work`, each payment with its reason
-in Chinese and English), which web/settle.js draws at the replay's last step.  The page carries no rules: the server
-replays the record through the engine.
+in Chinese and English), which web/settle.js draws at the replay's last step; ``mine``, the seat the asking player
+(its cookie) took in the room, else null.  The page carries no rules: the server replays the record through the
+engine.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ def seat_names(store: Store, code: str) -> dict[int, str]:
     return {s.seat: s.name for s in row.seats} if row is not None else {}
 
 
-def replay_body(rec: HandRecord, names: dict[int, str]) -> bytes:
-    """The replay of ``rec`` as JSON (raises :class:`daer.engine.record.RecordError` on a bad record)."""
+def replay_body(rec: HandRecord, names: dict[int, str], *, mine: int | None = None) -> bytes:
+    """The replay of ``rec`` as JSON (raises :class:`daer.engine.record.RecordError` on a bad record); ``mine``:
+    the seat the asking player took in the room (the page offers the 复盘 of that seat first)."""
     st = replay(HandRecord(rules=rec.rules, overrides=rec.overrides, deck=rec.deck, dealer=rec.dealer))
 
     seen = 0
@@ -48,4 +50,4 @@ def replay_body(rec: HandRecord, names: dict[int, str]) -> bytes:
     end = {"work": work_of(rules, st), "money": rules.scoring.mode == "money", "payments": [
         {"payer": x.payer, "payee": x.payee, "amount": x.amount, "zh": x.zh, "en": x.en} for x in pays]}
     return msgspec.json.encode({"rules": rules.title_zh, "names": [names.get(s, "") for s in range(rules.table.seats)],
-                                "steps": steps, "end": end})
+                                "steps": steps, "end": end, "mine": mine})

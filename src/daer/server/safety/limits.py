@@ -107,13 +107,15 @@ DEFAULT_RATES: dict[str, Rate] = {
     "club_invite": Rate(6, 10),
     "club_request": Rate(6, 10),
     "club_act": Rate(60, 30),
+    "review": Rate(6, 3),
 }
 """Safe defaults per address: 10 rooms a minute (5 at once), 30 joins (10), 60 code look-ups (20),
 120 calculator tokens (30; POST /api/score costs one a request and one more a hundred lines); players made at
 a first seat: 1 a minute (10 at once: a family on one Wi-Fi); sign-ins with a link or a passkey: 10 a minute
 (10); second-device links made: 2 a minute (5); clubs made: 1 a minute (3 at once); club invite links made and
-join requests: 6 a minute each (10); every other club change (``club_act``): 60 a minute (30).  The 我的 and club
-pages' reads use the ``me`` bucket (``default_rate``)."""
+join requests: 6 a minute each (10); every other club change (``club_act``): 60 a minute (30); 复盘 asked
+(``review``): 6 a minute (3 at once; one computing at a time per address, :mod:`daer.server.table.reviewing`).
+The 我的 and club pages' reads use the ``me`` bucket (``default_rate``)."""
 
 
 @dataclass(frozen=True, slots=True)
