@@ -108,7 +108,12 @@ def test_thousands_of_half_sent_requests_are_closed_on_time_while_a_table_plays(
     # every answer came while the attack still held its sockets (HOLD), within the slack a loaded machine needs
     # (1.95 s was seen for the first request, made while the 2,000 connections were being opened, at load 12)
     assert max(waits) < SLACK < HOLD, waits
-    assert _metric(capped, "pending") >= 2000 - 50 - 10 and _metric(capped, "header") >= 1
+    # each that reached the server was closed by the address's cap at once or at the header deadline; on a loaded
+    # machine some never connect (the listen backlog full: closed at 0.0) and, while the server is slow to accept,
+    # early ones reach their deadline and free a place under the cap for a later one (1,900 by the cap was seen)
+    reached = sum(1 for t in closed if t > 0.0)
+    pending, header = _metric(capped, "pending"), _metric(capped, "header")
+    assert pending + header >= reached - 10 and pending >= reached / 2 and header >= 1, (reached, pending, header)
     view = c.state(lambda m: m["view"] is not None and (bool(m["view"]["legal"]) or bool(m["view"]["result"])))
     if view["view"]["legal"]:  # the table answers its player after the attack too
         assert c.act(view["view"]["legal"][-1])["t"] == "ack"
