@@ -4,8 +4,10 @@ is answered by the heuristic choice and the room plays on (daer.server.table.thi
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,3 +121,32 @@ def test_the_workers_exit_when_their_server_is_killed(tmp_path: Path) -> None:
         time.sleep(0.2)
     status = Path(f"/proc/{worker}/status")
     assert not status.exists() or "zombie" in status.read_text()
+
+
+def test_the_first_decision_starts_the_processes_off_the_event_loop(pool: thinking.Pool,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting the pool (the fork server importing the engine) took 2.5 s of a loaded machine: on the event loop
+    it stalled every table of the process.  The first submit runs in a thread; once warm, on the loop."""
+    rules = find_rules()
+    st = new_hand(rules, deck=PendingDeal.fresh(rules.table.seats).deck(), dealer=0, hold=True)
+    while st.window_complete():
+        st.close_window()
+    view = st.view(st.to_act()[0], log=False)
+    make = thinking.remote(bot_for("search", rules, "s"), "search", rules)
+    assert make is not None
+    threads: list[str] = []
+    real = concurrent.futures.ProcessPoolExecutor.submit
+
+    def spy(self: concurrent.futures.ProcessPoolExecutor, *args: object, **kwargs: object) -> object:
+        threads.append(threading.current_thread().name)
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(concurrent.futures.ProcessPoolExecutor, "submit", spy)
+
+    async def main() -> list[object]:
+        first = await asyncio.wait_for(pool.submit(make, view), 60)
+        second = await asyncio.wait_for(pool.submit(make, view), 60)
+        return [first, second]
+
+    assert all(a in view.legal for a in asyncio.run(main()))
+    assert len(threads) == 2 and threads[0] != "MainThread" and threads[1] == "MainThread", threads

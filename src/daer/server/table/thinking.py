@@ -96,6 +96,8 @@ class Pool:
     def __init__(self, workers: int = WORKERS) -> None:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
+        self._warm: ProcessPoolExecutor | None = None
+        """The executor whose processes were started (off the loop) by a first decision."""
         self.restarts = 0
         """How many times the processes were stopped (a decision past the hard cap, or a dead worker)."""
 
@@ -111,13 +113,24 @@ class Pool:
         return self._executor
 
     def submit(self, make: Callable[[], Bot], view: View) -> asyncio.Future[Action]:
-        """A decision for the running loop to wait for (its action, or ``BrokenProcessPool``)."""
+        """A decision for the running loop to wait for (its action, or ``BrokenProcessPool``).
+
+        The first decision of a pool starts its processes (and the fork server, which imports the engine):
+        seconds on a loaded machine, so that submit runs in a thread, never on the event loop every table
+        shares; later ones are handed over on the loop (a fork from the warm server at most)."""
         loop = asyncio.get_running_loop()
-        try:
-            return loop.run_in_executor(self.executor(), choose_in_worker, make, view)
-        except (BrokenProcessPool, RuntimeError):  # a worker died since the last decision: start again
-            self.stop()
-            return loop.run_in_executor(self.executor(), choose_in_worker, make, view)
+        if self._executor is not None and self._warm is self._executor:
+            try:
+                return loop.run_in_executor(self._executor, choose_in_worker, make, view)
+            except (BrokenProcessPool, RuntimeError):  # a worker died since the last decision: start again
+                self.stop()
+        return asyncio.ensure_future(self._first(make, view))
+
+    async def _first(self, make: Callable[[], Bot], view: View) -> Action:
+        ex = self.executor()  # made on the loop (cheap); its processes start in the thread below
+        done = await asyncio.to_thread(ex.submit, choose_in_worker, make, view)
+        self._warm = ex
+        return await asyncio.wrap_future(done)
 
     def overdue(self) -> None:
         """A decision went past the hard cap: stop every worker (the others' decisions fall back too)."""
