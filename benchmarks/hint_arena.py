@@ -43,7 +43,7 @@ def main() -> None:
     rules = find_rules(args.rules)
     real = A.make_bot
 
-    def make(name: str, seed: Any = None, *, rules: Ruleset | None = None) -> Bot:
+    def make(name: str, seed: Any = None, *, rules: Ruleset | None = None, allow_oracle: bool = False) -> Bot:
         assert rules is not None
         return HintBot(rules) if name == "hint" else real(name, seed, rules=rules)
 

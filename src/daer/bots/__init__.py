@@ -7,11 +7,13 @@
 """
 
 from pathlib import Path
+from typing import Literal, overload
 
-from daer.bots.base import Bot
+from daer.bots.base import Bot, Omniscient
 from daer.bots.heuristic import HeuristicBot
 from daer.bots.hybrid import HybridBot
 from daer.bots.learned import LearnedBot
+from daer.bots.oracle import ORACLE, ORACLE_REFUSED, OracleBot
 from daer.bots.random_bot import RandomBot, RandomishBot
 from daer.bots.search import SearchBot
 from daer.rules.model import Ruleset
@@ -41,9 +43,20 @@ def is_bot(name_or_strength: str) -> bool:
     return name in BOTS
 
 
-def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Ruleset | None = None) -> Bot:
+@overload
+def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Ruleset | None = None,
+             allow_oracle: Literal[False] = False) -> Bot: ...
+@overload
+def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Ruleset | None = None,
+             allow_oracle: bool) -> Bot | Omniscient: ...
+def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Ruleset | None = None,
+             allow_oracle: bool = False) -> Bot | Omniscient:
     """A new bot by name (random / randomish / heuristic / search / search:N / learned / learned:FILE.npz /
     hybrid / hybrid:N) or strength (easy / normal / hard).
+
+    ``oracle`` (:mod:`daer.bots.oracle`, it sees every card) only with ``allow_oracle=True``, which the duplicate
+    arena's measurement path alone passes; otherwise it is refused with :data:`ORACLE_REFUSED`.  It is not among
+    :data:`BOTS` nor :func:`bot_names`, so no room, lobby or ``daer play`` offers it.
 
     ``seed`` makes its random choices reproducible; ``rules`` defaults to the default preset.
     ``search`` thinks up to 0.8 s a decision; ``search:N`` samples exactly N worlds, with no time limit.
@@ -51,6 +64,10 @@ def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Rul
     ``hybrid`` is the search bot guided by that network (``hybrid:N``: N worlds, no clock).
     """
     name = STRENGTHS.get(name_or_strength, name_or_strength)
+    if name == ORACLE:
+        if not allow_oracle:
+            raise ValueError(ORACLE_REFUSED)
+        return OracleBot(rules, seed)
     if name == "random":
         return RandomBot(seed)
     if name == "randomish":
@@ -75,11 +92,15 @@ def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Rul
 
 __all__ = [
     "BOTS",
+    "ORACLE",
+    "ORACLE_REFUSED",
     "STRENGTHS",
     "Bot",
     "HeuristicBot",
     "HybridBot",
     "LearnedBot",
+    "Omniscient",
+    "OracleBot",
     "RandomBot",
     "RandomishBot",
     "SearchBot",

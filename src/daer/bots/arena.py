@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from daer.bots import make_bot
-from daer.bots.base import Bot
+from daer.bots.base import Bot, Omniscient
 from daer.bots.spread import spread
 from daer.engine.record import new_hand
 from daer.rules.model import Ruleset
@@ -184,12 +184,12 @@ def play_deal(rules: Ruleset, names: Sequence[str], lus: Sequence[tuple[str, ...
     sums, counts = [0.0] * n, [0] * n
     hands, wins, points, decisions = [0] * n, [0] * n, [0] * n, [0] * n
     think, think_max = [0.0] * n, [0.0] * n
-    cache: dict[tuple[str, int], Bot] = {}
+    cache: dict[tuple[str, int], Bot | Omniscient] = {}
 
-    def bot(name: str, pos: int) -> Bot:
+    def bot(name: str, pos: int) -> Bot | Omniscient:
         key = (name, pos)
-        if key not in cache:
-            cache[key] = make_bot(name, f"{seed}:{deal}:{name}:{pos}", rules=rules)
+        if key not in cache:  # measurement: the oracle may play here (and is handed the state, below)
+            cache[key] = make_bot(name, f"{seed}:{deal}:{name}:{pos}", rules=rules, allow_oracle=True)
         return cache[key]
 
     dealer = deal % rules.table.seats
@@ -197,12 +197,19 @@ def play_deal(rules: Ruleset, names: Sequence[str], lus: Sequence[tuple[str, ...
     for lu in lus:
         seat_bot = {seat: lu[pos] for pos, seat in enumerate(order)}
         seat_obj = {seat: bot(lu[pos], pos) for pos, seat in enumerate(order)}
+        full = {seat: b for seat, b in seat_obj.items() if isinstance(b, Omniscient)}
         state = new_hand(rules, seed=f"{seed}:{deal}", dealer=dealer)
         while not state.over:
             seat = state.to_act()[0]
             view = state.view(seat, log=False)
             t = time.perf_counter()
-            action = seat_obj[seat].choose(view)
+            oracle = full.get(seat)
+            if oracle is not None:
+                action = oracle.choose_full(state, seat)
+            else:
+                player = seat_obj[seat]
+                assert not isinstance(player, Omniscient)
+                action = player.choose(view)
             dt = time.perf_counter() - t
             if len(view.legal) > 1:
                 i = index[seat_bot[seat]]

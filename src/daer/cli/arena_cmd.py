@@ -19,7 +19,9 @@ from daer.cli.options import bot_list, ruleset_option
 def arena_cmd(
     *,
     hands: Annotated[int, typer.Option("--hands", "-n", help="牌局数 deals (each replayed in every seating)")] = 200,
-    bots: Annotated[str, typer.Option(help="2或3个机器人 bots, e.g. search,heuristic")] = "heuristic,random",
+    bots: Annotated[str, typer.Option(
+        help="2或3个机器人 bots, e.g. search,heuristic (oracle: sees every card, measurement only)",
+    )] = "heuristic,random",
     seed: Annotated[int, typer.Option(help="种子 seed")] = 0,
     rules: Annotated[str, typer.Option(help="规则 preset name or TOML file")] = "luzhou",
     as_json: Annotated[bool, typer.Option("--json", help="输出 JSON summary")] = False,
@@ -28,7 +30,7 @@ def arena_cmd(
         "--ray", help="Ray 集群地址 cluster address, or 'local' to start one (pip install 'daer[ray]')")] = None,
 ) -> None:
     """复式比赛 — duplicate matches: the same deals with the bots rotated through the seats."""
-    names = bot_list(bots)
+    names = bot_list(bots, measurement=True)
     if len(set(names)) != len(names):
         raise typer.BadParameter("机器人不能重复 (name each bot once)")
     ruleset = ruleset_option(rules)

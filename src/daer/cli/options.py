@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from daer.bots import BOTS, STRENGTHS, is_bot
+from daer.bots import BOTS, ORACLE, ORACLE_REFUSED, STRENGTHS, is_bot
 from daer.rules import RulesError, resolve_rules
 from daer.rules.model import Ruleset
 
@@ -29,10 +29,16 @@ def bot_choices() -> str:
     return f"机器人 bots: {', '.join(BOTS)}, search:N; 难度 strengths: {strengths}"
 
 
-def bot_list(bots: str) -> list[str]:
-    """Comma-separated bot names or strengths; an unknown one is a usage error listing the valid ones."""
+def bot_list(bots: str, *, measurement: bool = False) -> list[str]:
+    """Comma-separated bot names or strengths; an unknown one is a usage error listing the valid ones.
+
+    ``measurement`` (``daer arena`` only) also accepts ``oracle``, the bot that sees every card; anywhere else
+    naming it is a usage error saying why.
+    """
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    bad = [b for b in names if not is_bot(b)]
+    if ORACLE in names and not measurement:
+        raise typer.BadParameter(ORACLE_REFUSED)
+    bad = [b for b in names if not is_bot(b) and not (measurement and b == ORACLE)]
     if bad or not names:
         shown = ", ".join(repr(b) for b in bad) or repr(bots)
         raise typer.BadParameter(f"未知的机器人 unknown bot {shown}. 可选 choose from — {bot_choices()}")
