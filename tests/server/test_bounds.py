@@ -60,6 +60,7 @@ def rooms_stored(server: Server) -> int:
         ({"config": {"bot": "search:999999999"}}, "bad_bot"),
         ({"config": {"bot": "search:0"}}, "bad_bot"),
         ({"config": {"bot": "nobody"}}, "bad_bot"),
+        ({"config": {"bot": "oracle"}}, "bad_bot"),  # it sees every card: measurement only
         ({"config": {"rules": "x" * 33}}, "bad_config"),
         ({"config": {"dealer_rule": "never"}}, "bad_dealer_rule"),
         ({"name": "名" * 25}, "bad_request"),

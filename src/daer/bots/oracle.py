@@ -40,8 +40,9 @@ from daer.rules.model import Ruleset
 ORACLE = "oracle"
 """The oracle's registry name (:func:`daer.bots.make_bot` with ``allow_oracle=True`` only)."""
 
-ORACLE_REFUSED = ("全知机器人 oracle 看得见所有人的牌，只用于复式比赛的测量，不能上桌 "
-                  "(the oracle sees every card: it is for measurement in the duplicate arena only, never at a table)")
+ORACLE_REFUSED_ZH = "全知机器人 oracle 看得见所有人的牌，只用于复式比赛的测量，不能上桌"
+ORACLE_REFUSED_EN = "the oracle sees every card: it is for measurement in the duplicate arena only, never at a table"
+ORACLE_REFUSED = f"{ORACLE_REFUSED_ZH} ({ORACLE_REFUSED_EN})"
 """What a table, a room or ``daer play`` answers when asked for the oracle."""
 
 
@@ -142,4 +143,4 @@ def replica(state: GameState) -> GameState:
     return world
 
 
-__all__ = ["ORACLE", "ORACLE_REFUSED", "OracleBot", "replica"]
+__all__ = ["ORACLE", "ORACLE_REFUSED", "ORACLE_REFUSED_EN", "ORACLE_REFUSED_ZH", "OracleBot", "replica"]

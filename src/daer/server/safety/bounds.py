@@ -12,6 +12,7 @@ import msgspec
 
 from daer.bots import BOTS, STRENGTHS, SearchBot, make_bot
 from daer.bots.base import Bot
+from daer.bots.oracle import ORACLE, ORACLE_REFUSED_EN, ORACLE_REFUSED_ZH
 from daer.engine.match import DealerRule
 from daer.rules import RulesError, preset_names, resolve_rules
 from daer.rules.house import check_house_overrides
@@ -88,6 +89,8 @@ def check_bot(name: str) -> None:
     """Raise :class:`RoomError` unless ``name`` is a registry name, a strength, or ``search:N`` within the cap."""
     if name in BOTS or name in STRENGTHS:
         return
+    if name == ORACLE:
+        raise RoomError("bad_bot", ORACLE_REFUSED_ZH, ORACLE_REFUSED_EN)
     if name.startswith("search:") and name[7:].isdigit() and 1 <= int(name[7:]) <= MAX_SEARCH_WORLDS:
         return
     choices = ", ".join((*STRENGTHS, *BOTS))
