@@ -12,8 +12,10 @@ per-deal margins of two bots are paired, and it prints per preset:
   delta method on the paired per-deal margins;
 - the oracle's lead over each bot (oracle − B, paired per deal), and the time each arena took.
 
-Each (preset, bot) arena is appended to ``--out`` (JSON Lines: the per-deal margins) as soon as it is done, and a
-run started again with the same ``--out`` skips what is there: an interrupted run still gives its figures.
+Where two arenas of a preset played different numbers of deals, the share and the lead pair the deals both played
+(the first ones: deal ``i`` is the same deal in every arena).  Each (preset, bot) arena is appended to ``--out``
+(JSON Lines: the per-deal margins) as soon as it is done, and a run started again with the same ``--out`` and seed
+skips the arenas there (with any number of deals): an interrupted run still gives its figures.
 ``--workers N`` spreads the deals over N processes (the same figures; only the times differ).
 """
 
@@ -99,10 +101,12 @@ def report(rows: dict[tuple[str, str], dict[str, Any]], presets: list[str], bots
                 continue
             m, h = mean_ci(row["margins"])
             share = gap = "—"
-            if o is not None and b != "oracle" and len(o["margins"]) == len(row["margins"]):
-                r, rh = share_ci(row["margins"], o["margins"])
+            if o is not None and b != "oracle":
+                n = min(len(o["margins"]), len(row["margins"]))  # deal i is the same deal in every arena: pair
+                bm, om = row["margins"][:n], o["margins"][:n]  # the deals both played (the first n)
+                r, rh = share_ci(bm, om)
                 share = f"{100 * r:.0f}% ± {100 * rh:.0f}%"
-                g, gh = mean_ci([x - y for x, y in zip(o["margins"], row["margins"], strict=True)])
+                g, gh = mean_ci([x - y for x, y in zip(om, bm, strict=True)])
                 gap = f"{g:+.2f} ± {gh:.2f}"
             out.append(f"| {p} | {b} | {row['deals']} | {m:+.2f} ± {h:.2f} | {share} | {gap} | "
                        f"{100 * row['win_rate']:.1f}% | {row['sec_per_decision']:.4f} | {row['seconds'] / 60:.1f} |")
@@ -122,11 +126,12 @@ def main() -> None:
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     rows: dict[tuple[str, str], dict[str, Any]] = {}
-    if args.out.exists():
+    if args.out.exists():  # what an earlier run with this seed played: kept (the longest run of each arena)
         for line in args.out.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
-            if row["seed"] == args.seed and row["deals"] == args.deals:
-                rows[(row["rules"], row["bot"])] = row
+            key = (row["rules"], row["bot"])
+            if row["seed"] == args.seed and row["deals"] > rows.get(key, {"deals": 0})["deals"]:
+                rows[key] = row
     args.out.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     for p in presets:
