@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from daer.calculator.fields import settlement_fields
 from daer.cards import NotationError, format_kinds, is_red, kind_ascii, kind_char, parse_kinds, to_counts
 from daer.hands import HOW_ZH, Arrival, Evaluation, Meld, MeldError, MeldKind, evaluate_win, instant_win, waits
 from daer.hands.analysis import all_kinds, check_cards
-from daer.mingtang import PATTERN_MODES, Win, best_win, settle_instant
+from daer.mingtang import Win, best_win, settle_instant
 from daer.rules import RulesError, Ruleset, resolve_rules
-from daer.scoring import Settlement, WinFlags, settle
+from daer.scoring import WinFlags, settle
 
 REQUEST_FIELDS = frozenset(
     {"rules", "options", "hand", "melds", "win", "tianhu", "dihu", "haidi", "seat", "dealer", "lang",
@@ -164,18 +165,6 @@ def _group_json(ev: Evaluation) -> list[dict[str, Any]]:
     ]
 
 
-def _settlement_json(s: Settlement) -> dict[str, Any]:
-    pts = [s.shown(p) for p in s.points]  # money play: 元, exact (counted in 分)
-    losers = [p for seat, p in enumerate(pts) if s.role(seat) == "loser"]
-    return {
-        "winner": pts[s.winner] if s.winner is not None else 0,
-        "dijia": pts[s.dijia] if s.dijia is not None else None,
-        "losers": losers,
-        "seats": pts,
-        "roles": [s.role(seat) for seat in range(len(s.points))],
-    }
-
-
 def score_request(req: Request) -> dict[str, Any]:
     """Evaluate and settle a checked request (``req.notes``: the arithmetic of 等 play too, for people)."""
     rules = req.rules
@@ -238,33 +227,3 @@ def score_request(req: Request) -> dict[str, Any]:
             for w in waits(rules, req.hand, req.melds)
         ]
     return out
-
-
-def settlement_fields(rules: Ruleset, s: Settlement, *, notes: bool = False) -> dict[str, Any]:
-    """The JSON fields of a settlement: 等, multipliers, 番 and notes, points and payments.
-
-    ``daer score`` and the settlement of ``daer play`` are both printed from these fields.  ``notes`` (the
-    arithmetic, always given under 名堂 / 番 / 花样) also in 等 play: for people, not in the JSON API.
-    """
-    out: dict[str, Any] = {
-        "deng": s.deng,
-        "multipliers": [{"id": m.id, "name": m.zh, "factor": m.factor} for m in s.multipliers],
-        "factor": s.factor,
-    }
-    if rules.scoring.mode in PATTERN_MODES:
-        out["mode"] = rules.scoring.mode
-        out["fan"] = s.fan
-        out["mingtang"] = [{"id": m.id, "name": m.zh, "en": m.en, "value": m.factor} for m in s.multipliers]
-    if notes or rules.scoring.mode in PATTERN_MODES:
-        out["notes"] = list(s.notes)  # the arithmetic: (2+1)×1 = 3, or how 名堂 / 番 reached the points
-    if rules.scoring.mode == "fan":
-        out["final"] = s.final
-    out["points"] = _settlement_json(s)
-    out["payments"] = [
-        {"from": p.payer, "to": p.payee, "amount": s.shown(p.amount), "why": p.zh, "why_en": p.en}
-        for p in s.payments
-    ]
-    if s.money:
-        out["unit"] = "元"  # amounts in 元 (exact: 2.5, never a rounded float)
-    return out
-

@@ -289,10 +289,14 @@ class Evaluator:
     def best(self, hand: Counts, melds: tuple[Meld, ...] = (), win: int | None = None) -> _Best:
         """Most-胡 arrangement of the hand's own cards (melds not among the 列), or None."""
         meld_hu, mq = self.melds_info(melds) if melds else (0, 0)
+        return self.best_given(hand, win, len(melds), meld_hu, mq)
+
+    def best_given(self, hand: Counts, win: int | None, melds: int, meld_hu: int, meld_quads: int) -> _Best:
+        """:meth:`best` for a caller that already knows the table melds' number, 胡 and quads
+        (:meth:`melds_info`), e.g. remembered per meld by the calculator's batch path."""
         if self._native is not None:
-            got = self._native.best(
-                self._slot, hand, -1 if win is None else win, mq, self.groups - len(melds), self.pair_with_quad
-            )
+            got = self._native.best(self._slot, hand, -1 if win is None else win, meld_quads, self.groups - melds,
+                                    self.pair_with_quad)
             return None if got is None else (got[0] + meld_hu, got[1])
         ws = wb = -1
         if win is not None:
@@ -301,7 +305,7 @@ class Evaluator:
             else:
                 wb = win - 10
         res = self._join(
-            self._branches(hand[:10], ws, 0), self._branches(hand[10:], wb, 1), self.groups - len(melds), mq
+            self._branches(hand[:10], ws, 0), self._branches(hand[10:], wb, 1), self.groups - melds, meld_quads
         )
         if res is None:
             return None

@@ -3,7 +3,6 @@
 from daer.mingtang.context import SEAT_CARDS, WINDS, WinContext
 from daer.mingtang.patterns import PATTERNS, Pattern, matches
 from daer.mingtang.settle import (
-    PATTERN_MODES,
     Win,
     best_of,
     best_win,
@@ -11,6 +10,7 @@ from daer.mingtang.settle import (
     settle_context,
     settle_instant,
 )
+from daer.rules.model import PATTERN_MODES
 
 __all__ = [
     "PATTERNS",

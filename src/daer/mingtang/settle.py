@@ -19,11 +19,8 @@ from daer.hands.forced import Arrival, win_shapes
 from daer.hands.groups import Group, Meld
 from daer.mingtang.context import SEAT_CARDS, WinContext
 from daer.mingtang.patterns import matches
-from daer.rules.model import Ruleset
+from daer.rules.model import PATTERN_MODES, Ruleset
 from daer.scoring import Multiplier, Payment, Settlement, WinFlags, deng_of, seats_of, settle
-
-PATTERN_MODES = frozenset({"mingtang", "fan", "huayang"})
-"""Scoring modes that look at 名堂 (and so at every arrangement)."""
 
 
 @dataclass(frozen=True, slots=True)

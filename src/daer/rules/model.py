@@ -265,6 +265,10 @@ a ruleset is built (:func:`daer.rules.loader.resolve_rules`).  Each is tested by
 :mod:`daer.mingtang.patterns`, which registers exactly these ids (adding a 名堂 means listing it here too)."""
 
 
+PATTERN_MODES: frozenset[str] = frozenset({"mingtang", "fan", "huayang"})
+"""Scoring modes that look at 名堂 (and so at every arrangement); :mod:`daer.mingtang` scores them."""
+
+
 class ScoringRules(_Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """How a won hand is paid."""
 
