@@ -30,7 +30,6 @@ checks that on random hands of every preset.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -41,7 +40,7 @@ from daer.hands.evaluate import KIND_CODES, Evaluator, RawGroup, evaluator_for
 from daer.hands.groups import Meld, MeldError, MeldKind
 from daer.rules import RulesError, Ruleset, resolve_rules
 from daer.rules.model import PATTERN_MODES
-from daer.scoring import WinFlags, settle
+from daer.scoring import Multiplier, WinFlags, deng_of, multipliers, settle
 
 _decode = msgspec.json.Decoder().decode
 _encode = msgspec.json.Encoder(decimal_format="number").encode  # money in 元: 2.5, exact from 分
@@ -98,7 +97,7 @@ def _memo_put(cache: dict[Any, Any], key: Any, value: Any) -> None:
 class _Lane:
     """The fast lane of one preset valued by 胡 alone: its evaluator and what it has already encoded."""
 
-    __slots__ = ("evaluator", "melds", "min_hu", "rules", "tails", "tianhu_self_drawn")
+    __slots__ = ("evaluator", "melds", "min_hu", "rules", "settled", "tails", "tianhu_self_drawn")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
@@ -107,6 +106,7 @@ class _Lane:
         self.tianhu_self_drawn = rules.win.tianhu_self_drawn
         self.melds: dict[tuple[str, str], _MeldInfo | None] = {}
         self.tails: dict[_TailKey, bytes | None] = {}
+        self.settled: dict[tuple[int, tuple[Multiplier, ...], int, int], bytes | None] = {}
 
     def meld(self, kind: str, cards: str) -> _MeldInfo | None:
         """A table meld's kinds, 胡, quad count and JSON, or None if it is not a meld (the general path says why)."""
@@ -122,17 +122,25 @@ class _Lane:
         return info
 
     def tail(self, key: _TailKey) -> bytes | None:
-        """``"deng":…,"multipliers":…,"points":…,"payments":…,"factor":…}`` of a won hand, or None (底家 seat)."""
+        """``"deng":…,"multipliers":…,"points":…,"payments":…,"factor":…}`` of a won hand, or None (底家 seat).
+
+        In 等 play a settlement's fields depend on 胡 only through its 等, and on the red cards and the flags
+        only through the multipliers (:func:`daer.scoring.settle`): many keys share one encoding.
+        """
         hu, red, seat, dealer, tianhu, dihu, haidi, self_drawn = key
-        out: bytes | None
-        try:
-            s = settle(self.rules, hu=hu, red=red, winner=seat, dealer=dealer,
-                       flags=WinFlags(tianhu=tianhu, dihu=dihu, haidi=haidi, self_drawn=self_drawn))
-        except ValueError:
-            out = None
-        else:  # the general path's fields, in the order score_request leaves them
-            fields = settlement_fields(self.rules, s)
-            out = _encode({k: fields[k] for k in ("deng", "multipliers", "points", "payments", "factor")})[1:]
+        flags = WinFlags(tianhu=tianhu, dihu=dihu, haidi=haidi, self_drawn=self_drawn)
+        shared = (deng_of(self.rules, hu), multipliers(self.rules, red, flags), seat, dealer)
+        if shared in self.settled:
+            out = self.settled[shared]
+        else:
+            try:
+                s = settle(self.rules, hu=hu, red=red, winner=seat, dealer=dealer, flags=flags)
+            except ValueError:
+                out = None
+            else:  # the general path's fields, in the order score_request leaves them
+                fields = settlement_fields(self.rules, s)
+                out = _encode({k: fields[k] for k in ("deng", "multipliers", "points", "payments", "factor")})[1:]
+            _memo_put(self.settled, shared, out)
         _memo_put(self.tails, key, out)
         return out
 
@@ -282,50 +290,45 @@ def score_general(data: Any) -> tuple[bytes, str | None]:
     return _encode(score_request(req)), None
 
 
-def split_requests(body: bytes) -> Iterator[tuple[bytes, str | None]]:
-    """One JSON value (possibly over several lines) or JSON Lines: (a request's JSON text, None), or
-    (``b""``, why not) for a blank line.
+def split_requests(body: bytes) -> list[bytes]:
+    """The requests' JSON texts: the whole body when it is one JSON value (possibly over several lines),
+    else its lines (JSON Lines).
 
     In JSON Lines every line is one input: a blank line gets an error of its own, so the
     output keeps one line per input line and a request's number is its line number.
     """
     stripped = body.strip()
     if not stripped:
-        return
-    if b"\n" in stripped or b"\r" in stripped:
-        try:
-            _decode(stripped)
-        except msgspec.DecodeError:
-            pass
-        else:
-            yield stripped, None
-            return
+        return []
+    try:
+        _decode(stripped)
+    except msgspec.DecodeError:  # JSON Lines: this read only the first line
+        return body.splitlines()
+    return [stripped]
+
+
+def _score_other(text: bytes) -> tuple[bytes, str | None]:
+    """A request the fast lane did not answer: (JSON result, the error message if it was not understood)."""
+    why: str | None
+    if not text.strip():
+        why = "空行 empty line: one JSON object a line"
     else:
-        yield stripped, None
-        return
-    for line in body.splitlines():
-        if not line.strip():
-            yield b"", "空行 empty line: one JSON object a line"
+        try:
+            data = _decode(text)
+        except msgspec.DecodeError as exc:
+            why = f"JSON 格式有误 bad JSON: {exc}"
         else:
-            yield line, None
+            return score_general(data)
+    return _encode({"complete": False, "ok": False, "error": why}), why
 
 
 def score_text(text: bytes) -> tuple[bytes, str | None]:
     """One request's JSON text: (JSON result, the error message if it was not understood)."""
     try:
-        req = _decode_common(text)
+        out = score_common(_decode_common(text))
     except msgspec.DecodeError:  # bad JSON, or not the common shape (msgspec.ValidationError)
-        pass
-    else:
-        out = score_common(req)
-        if out is not None:
-            return out, None
-    try:
-        data = _decode(text)
-    except msgspec.DecodeError as exc:
-        why = f"JSON 格式有误 bad JSON: {exc}"
-        return _encode({"complete": False, "ok": False, "error": why}), why
-    return score_general(data)
+        out = None
+    return (out, None) if out is not None else _score_other(text)
 
 
 def score_one(data: Any) -> tuple[bytes, str | None]:
@@ -340,13 +343,14 @@ def score_lines(body: bytes) -> tuple[list[bytes], list[tuple[int, str]]]:
     """Score a body of requests: (one JSON result per request, [(request number from 1, error)])."""
     lines: list[bytes] = []
     errors: list[tuple[int, str]] = []
-    for number, (text, bad) in enumerate(split_requests(body), start=1):
-        if bad is not None:
-            lines.append(_encode({"complete": False, "ok": False, "error": bad}))
-            errors.append((number, bad))
-            continue
-        out, why = score_text(text)
-        if why is not None:
-            errors.append((number, why))
+    for number, text in enumerate(split_requests(body), start=1):
+        try:  # score_text, inlined: this loop is the whole of a long batch
+            out = score_common(_decode_common(text))
+        except msgspec.DecodeError:
+            out = None
+        if out is None:
+            out, why = _score_other(text)
+            if why is not None:
+                errors.append((number, why))
         lines.append(out)
     return lines, errors
