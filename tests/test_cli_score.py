@@ -9,6 +9,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from daer.calculator.batch import score_general
 from daer.cli.main import app
 
 RUNNER = CliRunner()
@@ -154,6 +155,49 @@ def test_the_installed_command_runs_as_a_process() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["hu"] == 15
+
+
+_MODULES_AFTER_SCORING = """
+import runpy, sys
+sys.argv = ["daer", "score", "--json"]
+try:
+    runpy.run_module("daer", run_name="__main__")
+except SystemExit as exc:
+    sys.stderr.write(f"exit {exc.code}\\n")
+sys.stderr.write(" ".join(sorted(sys.modules)))
+"""
+
+
+def _score_process(stdin: str) -> tuple[int, list[bytes], list[str], set[str]]:
+    """``python -m daer score --json`` on ``stdin``: (exit status, output lines, error lines, modules loaded)."""
+    proc = subprocess.run([sys.executable, "-c", _MODULES_AFTER_SCORING], input=stdin.encode(), capture_output=True,
+                          check=True)
+    *errors, exit_line, modules = proc.stderr.decode().split("\n")
+    return int(exit_line.split()[1]), proc.stdout.splitlines(), errors, set(modules.split())
+
+
+def test_json_command_loads_neither_typer_rich_nor_the_general_calculator_for_common_requests() -> None:
+    lines = [{"hand": HAND, "win": {"card": "十", "from": f}} for f in ("self", "other")]
+    code, out, errors, modules = _score_process("\n".join(json.dumps(x, ensure_ascii=False) for x in lines))
+    assert code == 0 and not errors and [json.loads(x)["hu"] for x in out] == [15, 15]
+    assert "msgspec" in modules and "daer.calculator.batch" in modules
+    loaded = {m.split(".")[0] for m in modules} | modules
+    assert not loaded & {"typer", "rich", "click", "daer.calculator.core", "daer.mingtang", "daer.engine"}
+
+
+def test_json_command_answers_odd_lines_as_the_general_calculator_in_chinese_first() -> None:
+    texts = [json.dumps({"hand": HAND, "win": {"card": "十"}}), "{oops", "", json.dumps({"hand": "一二 x11"}),
+             json.dumps({"hand": HAND, "win": {"card": "十"}, "melds": None}), json.dumps({"hand": HAND + "十"}),
+             json.dumps({"hand": HAND, "win": {"card": "十"}, "rules": "luzhou-mingtang"})]
+    code, out, errors, modules = _score_process("\n".join(texts) + "\n")
+    assert code == 2 and "daer.calculator.core" in modules  # loaded when a line needs it
+    assert len(out) == len(texts)
+    for text, line in zip(texts, out, strict=True):
+        if text and text != "{oops":
+            assert line == score_general(json.loads(text))[0]
+    starts = ["daer score: input 2: JSON 格式有误 bad JSON", "daer score: input 3: 空行 empty line",
+              "daer score: input 4: hand: 未知的牌 unknown card", "daer score: input 5: melds 应是数组 melds must"]
+    assert len(errors) == len(starts) and all(e.startswith(s) for e, s in zip(errors, starts, strict=True))
 
 
 def test_json_money_wu_mao_base_in_yuan() -> None:
