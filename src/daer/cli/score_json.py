@@ -14,6 +14,8 @@ def score_json() -> int:
     for number, message in errors:
         print(f"daer score: input {number}: {message}", file=sys.stderr)
     if lines:
-        sys.stdout.buffer.write(b"\n".join(lines) + b"\n")
-        sys.stdout.buffer.flush()
+        out = sys.stdout.buffer
+        out.write(b"\n".join(lines))
+        out.write(b"\n")
+        out.flush()
     return 2 if errors else 0
