@@ -195,7 +195,10 @@ def _hand_group(raw: RawGroup) -> bytes:
 def score_common(req: CommonRequest) -> bytes | None:
     """The JSON result of a request of the common shape, or None when the general path must answer."""
     name = req.rules
-    lane = _lanes[name] if name in _lanes else _lane(name)
+    try:  # (one lookup on the hot path; a miss builds the entry)
+        lane = _lanes[name]
+    except KeyError:
+        lane = _lane(name)
     if lane is None:
         return None
     counts = [0] * 20
@@ -210,8 +213,10 @@ def score_common(req: CommonRequest) -> bytes | None:
     meld_hu = quads = 0
     known = lane.melds
     for m in req.melds:
-        key = (m.kind, m.cards)
-        info = known[key] if key in known else lane.meld(m.kind, m.cards)
+        try:
+            info = known[m.kind, m.cards]
+        except KeyError:
+            info = lane.meld(m.kind, m.cards)
         if info is None:
             return None
         for k in info[0].cards:
@@ -233,8 +238,10 @@ def score_common(req: CommonRequest) -> bytes | None:
             self_drawn = tianhu and lane.tianhu_self_drawn  # 天胡为自摸
         else:  # a discard, which only some rules allow, or not a source: the general path
             return None
-        text = won.card
-        win = _card_cache[text] if text in _card_cache else _card(text)
+        try:
+            win = _card_cache[won.card]
+        except KeyError:
+            win = _card(won.card)
         if win is None:
             return None
         counts[win] += 1
@@ -249,7 +256,7 @@ def score_common(req: CommonRequest) -> bytes | None:
     hu, raw = best
     red = counts[1] + counts[6] + counts[9] + counts[11] + counts[16] + counts[19]
     cache = _group_cache
-    parts += [cache[g] if g in cache else _hand_group(g) for g in raw]
+    parts += [cache.get(g) or _hand_group(g) for g in raw]
     groups = b",".join(parts)
     if hu < lane.min_hu:
         error = _encode(f"胡数不够：{hu} 胡，至少要 {lane.min_hu} 胡 (only {hu} 胡; {lane.min_hu} needed)")
@@ -261,8 +268,10 @@ def score_common(req: CommonRequest) -> bytes | None:
             return out + b',"waits":%b}' % _encode(waits)
         return out + b"}"
     tkey = (hu, red, seat, dealer, tianhu, req.dihu, req.haidi, self_drawn)
-    tails = lane.tails
-    tail = tails[tkey] if tkey in tails else lane.tail(tkey)
+    try:
+        tail = lane.tails[tkey]
+    except KeyError:
+        tail = lane.tail(tkey)
     if tail is None:
         return None
     return b'{"complete":true,"ok":true,"hu":%d,"red":%d,"groups":[%b],%b' % (hu, red, groups, tail)
