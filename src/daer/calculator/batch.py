@@ -9,12 +9,12 @@ JSON line per request out, in order; a line that cannot be understood gets an
 * only what the common request needs is loaded: the general calculator (and the 名堂 it
   scores) is imported the first time a request needs it, so ``daer score --json`` starts fast;
 * the common request — a complete hand under a ruleset that values a hand by its
-  胡 alone (等 / money play), preset rules, no house-rule overrides — takes a fast
+  胡 alone (等 play), preset rules, no house-rule overrides — takes a fast
   path: cards read through a table, table melds and winning cards remembered,
   the best 胡 from the native search, and each 列 and each settlement (which
-  depends only on 胡, red cards, seats and flags) encoded once and reused as
+  depends only on 等, multipliers and seats) encoded once and reused as
   ready JSON bytes;
-* anything else (errors, incomplete hands, 名堂 / 番 / 花样 play, overrides,
+* anything else (errors, incomplete hands, money and 名堂 / 番 / 花样 play, overrides,
   3垅/5坎, 烂和, a win on a discard) goes through :func:`daer.calculator.core.score_request`
   unchanged.
 
@@ -109,7 +109,7 @@ class _Lane:
         self.settled: dict[tuple[int, tuple[Multiplier, ...], int, int], bytes | None] = {}
 
     def meld(self, kind: str, cards: str) -> _MeldInfo | None:
-        """A table meld's kinds, 胡, quad count and JSON, or None if it is not a meld (the general path says why)."""
+        """A table meld, its 胡, quad count and JSON, or None if it is not a meld (the general path says why)."""
         try:
             meld = Meld(MeldKind(kind), tuple(parse_kinds(cards)))
         except (ValueError, MeldError):
