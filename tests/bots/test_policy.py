@@ -14,6 +14,7 @@ from daer.bots.policy import PolicyBot, PolicyNet
 from daer.engine.encoding import N_ACTIONS, OBS_SIZE, action_mask, encode_action, encode_view, offer_kind
 from daer.engine.record import new_hand
 from daer.rules import find_rules
+from daer.server.safety.bounds import RoomError, check_bot
 
 
 def random_net(seed: int, hidden: int = 16, activation: str = "tanh") -> PolicyNet:
@@ -72,6 +73,8 @@ def test_the_name_needs_an_existing_npz_file(tmp_path: Path) -> None:
     assert is_bot(f"policy:{tmp_path / 'p.npz'}")
     assert not is_bot(f"policy:{tmp_path / 'missing.npz'}")
     assert not is_bot("policy")
+    with pytest.raises(RoomError):  # the command line's and the arena's: a room never names a file
+        check_bot(f"policy:{tmp_path / 'p.npz'}")
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot(f"policy:{tmp_path / 'missing.npz'}", 1)
 
