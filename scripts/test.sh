@@ -3,7 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
-.venv/bin/python -m pip install -q -e '.[dev,postgres]'
+# rl: torch (CPU) and sb3-contrib for the MaskablePPO smoke test (tests/env/test_ppo_smoke.py); where pip would
+# fetch torch's CUDA build instead, add --extra-index-url https://download.pytorch.org/whl/cpu
+.venv/bin/python -m pip install -q -e '.[dev,postgres,rl]'
 # The browser tests (tests/web) drive Debian's Chromium; Playwright's own browser download is not used.
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null

@@ -14,13 +14,15 @@ from daer.bots.heuristic import HeuristicBot
 from daer.bots.hybrid import HybridBot
 from daer.bots.learned import LearnedBot
 from daer.bots.oracle import ORACLE, ORACLE_REFUSED, OracleBot
+from daer.bots.policy import PolicyBot
 from daer.bots.random_bot import RandomBot, RandomishBot
 from daer.bots.search import SearchBot
 from daer.rules.model import Ruleset
 
 BOTS = ("random", "randomish", "heuristic", "search", "learned", "hybrid")
 """Names accepted by :func:`make_bot` (``search:N`` / ``hybrid:N`` the search / hybrid bot with a budget of N worlds,
-``learned:FILE.npz`` the learned bot with other weights — the command line's, never a room's)."""
+``learned:FILE.npz`` the learned bot with other weights, ``policy:FILE.npz`` a policy network exported by a
+reinforcement-learning run (:mod:`daer.bots.policy`, ``train/ppo.py``) — the command line's, never a room's)."""
 
 STRENGTHS = {"easy": "randomish", "normal": "heuristic", "hard": "learned"}
 """Strengths a player can pick (简单 / 普通 / 困难) and the bot each one means.  困难 is the learned bot: it beats
@@ -38,8 +40,9 @@ def is_bot(name_or_strength: str) -> bool:
     name = STRENGTHS.get(name_or_strength, name_or_strength)
     if name.startswith(("search:", "hybrid:")):
         return name[7:].isdigit() and int(name[7:]) > 0
-    if name.startswith("learned:"):
-        return name.endswith(".npz") and Path(name[8:]).is_file()
+    if name.startswith(("learned:", "policy:")):
+        path = name.split(":", 1)[1]
+        return path.endswith(".npz") and Path(path).is_file()
     return name in BOTS
 
 
@@ -52,7 +55,7 @@ def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Rul
 def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Ruleset | None = None,
              allow_oracle: bool = False) -> Bot | Omniscient:
     """A new bot by name (random / randomish / heuristic / search / search:N / learned / learned:FILE.npz /
-    hybrid / hybrid:N) or strength (easy / normal / hard).
+    hybrid / hybrid:N / policy:FILE.npz) or strength (easy / normal / hard).
 
     ``oracle`` (:mod:`daer.bots.oracle`, it sees every card) only with ``allow_oracle=True``, which the duplicate
     arena's measurement path alone passes; otherwise it is refused with :data:`ORACLE_REFUSED`.  It is not among
@@ -61,7 +64,8 @@ def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Rul
     ``seed`` makes its random choices reproducible; ``rules`` defaults to the default preset.
     ``search`` thinks up to 0.8 s a decision; ``search:N`` samples exactly N worlds, with no time limit.
     ``learned`` plays the shipped network of the ruleset (the 泸州 one where a preset has none);
-    ``hybrid`` is the search bot guided by that network (``hybrid:N``: N worlds, no clock).
+    ``hybrid`` is the search bot guided by that network (``hybrid:N``: N worlds, no clock);
+    ``policy:FILE.npz`` plays an exported policy network's masked argmax (:class:`~daer.bots.policy.PolicyBot`).
     """
     name = STRENGTHS.get(name_or_strength, name_or_strength)
     if name == ORACLE:
@@ -82,12 +86,14 @@ def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Rul
         return LearnedBot(rules, seed, weights=name[8:])
     if name.startswith("search:") and is_bot(name):
         return SearchBot(rules, seed, worlds=int(name[7:]), seconds=None)
+    if name.startswith("policy:") and is_bot(name):
+        return PolicyBot(name[7:], seed)
     if name == "hybrid":
         return HybridBot(rules, seed)
     if name.startswith("hybrid:") and is_bot(name):
         return HybridBot(rules, seed, worlds=int(name[7:]), seconds=None)
-    raise ValueError(f"未知的机器人 {name_or_strength!r} "
-                     f"(unknown bot; choose from {', '.join(bot_names())}, search:N, hybrid:N, learned:FILE.npz)")
+    raise ValueError(f"未知的机器人 {name_or_strength!r} (unknown bot; choose from {', '.join(bot_names())}, "
+                     "search:N, hybrid:N, learned:FILE.npz, policy:FILE.npz)")
 
 
 __all__ = [
@@ -101,6 +107,7 @@ __all__ = [
     "LearnedBot",
     "Omniscient",
     "OracleBot",
+    "PolicyBot",
     "RandomBot",
     "RandomishBot",
     "SearchBot",
