@@ -292,9 +292,10 @@ class RoomManager:
                                       en="the server could not store a change; reconnect")))
         try:
             room._reload()
-        except Exception:
+        except Exception:  # the database is still away (a restart): serve the room again when it is asked for
             log.exception("room %s: reload failed; dropping it from memory", code)
             self._pop(code)
+            room.stop()  # its clock stopped too: a copy running on would write on top of the failed change
             return
         for s in room.seats:
             s.online = 0
@@ -308,6 +309,8 @@ class RoomManager:
                 self.get(code)
             except (RoomError, LeaseLost) as exc:
                 log.info("room %s not restored here: %s", code, exc)
+            except Exception:  # a record that does not replay: this room is not served, the others are
+                log.exception("room %s could not be restored; not serving it", code)
         return len(self.rooms)
 
     def drop(self, code: str) -> None:
