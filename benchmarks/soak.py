@@ -121,6 +121,8 @@ class Table:
         """Creates still unanswered when the load stopped (a room may exist that no client knows)."""
         self.ids = 0
         self.connections = 0
+        self.welcomed = False
+        """The current connection was welcomed (its end, unasked, is a drop)."""
 
     def _id(self, kind: str) -> str:
         self.ids += 1
@@ -158,7 +160,7 @@ class Table:
         """Connections to one room until it is over or ``stop``; each unasked end is a :class:`Drop`."""
         pending: dict[str, tuple[dict[str, Any], float]] = {}
         while not stop.is_set() and room.status not in OVER:
-            again = False
+            again = self.welcomed = False
             try:
                 async with websockets.connect(f"{self.ws_url}/{room.code}", max_size=2**22, open_timeout=20,
                                               close_timeout=2) as ws:
@@ -168,7 +170,8 @@ class Table:
             if stop.is_set() or room.status in OVER:
                 return
             if not again:
-                self.drops.append(Drop(time.time(), room.code, room.v))
+                if self.welcomed:  # a connection that served the room ended unasked (not a failed attempt)
+                    self.drops.append(Drop(time.time(), room.code, room.v))
                 await asyncio.sleep(self.rng.uniform(0.2, 1.0))
 
     async def _session(self, ws: Any, room: Room, pending: dict[str, tuple[dict[str, Any], float]],
@@ -191,6 +194,7 @@ class Table:
                     del pending[mid]
             return False
         self.connections += 1
+        self.welcomed = True
         fresh = True
         last: dict[str, Any] | None = None
         acted = [-1]
@@ -237,7 +241,11 @@ class Table:
                     if msg.get("name") == "leave":
                         room.leaving = False
             elif m["t"] == "closed":  # this seat left (a bot table's host: now a spectator), or a write failed
-                return room.leaving or room.left  # (the next hello tells whether the room is over)
+                if room.leaving:  # evicted from the seat it left (before or after the ack)
+                    room.left = True
+                    for mid in [mid for mid, (msg, _) in pending.items() if msg.get("name") == "leave"]:
+                        del pending[mid]
+                return room.left  # else a drop (the next hello tells whether the room is over)
         return True
 
     def _decide(self, room: Room, m: dict[str, Any], pending: dict[str, tuple[dict[str, Any], float]],
