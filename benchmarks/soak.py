@@ -19,15 +19,18 @@ and outside them can be told apart.
 
 At the end it stops the load, reads PostgreSQL and checks: every acked action is stored exactly once (its
 ``actions`` row, found by the client id, and the stored reply with the acked version), every acked command's
-reply is stored with its version, no room stores an older version than its client saw, every room either
-finished or is resumable (a fresh ``hello`` through the balancer is welcomed at a version at least the last
-seen), every drop was followed by the room's resumption, no room stopped moving, and no seat holds two tokens
-(a person's seat holds the hash of exactly the token its client has, a left seat none, no hash in two
-seats).  It prints a report (``--json FILE`` also writes it): tables, actions acked / stored / lost /
-duplicated, the faults with the rooms each one hit and their resumption times (a fault to the room's first
-new version on a fresh connection), p99 during and outside the faults, and each worker's memory at the start
-and the end with its growth per hour (a linear fit within each process's life, the first ``--window``
-seconds after a start left out).  It exits 1 when a check fails.
+reply is stored with its version, every hand's actions are numbered without a hole (a hand with one cannot be
+replayed), no room stores an older version than its client saw, every room either finished or is resumable (a
+fresh ``hello`` through the balancer is welcomed at a version at least the last seen), every drop was followed
+by the room's resumption, no room stopped moving, no seat holds two tokens (a person's seat holds the hash of
+exactly the token its client has, a left seat none, no hash in two seats), and every restarted worker came
+back.  It prints a report (``--json FILE`` also writes it): tables, actions acked / stored / lost /
+duplicated, the faults with the rooms each one hit and their resumption times (a fault to the room's first new
+version on a fresh connection), p99 during and outside the faults, and each worker's memory at the start and
+the end with its growth per hour (a linear fit within each process's life, the first ``--window`` seconds
+after a start left out).  It exits 1 when a check fails.  ``--server-arg`` passes one more option to
+every worker (``--server-arg=--log-level --server-arg=debug``: each action in the workers' logs, to trace a
+failed check).
 """
 
 from __future__ import annotations
@@ -314,14 +317,18 @@ class Soak:
         self.engine = create_engine(state["db"], pool_pre_ping=True)
         self.memory: list[tuple[float, str, int, float]] = []
         """(time, worker, pid, RSS MiB) every 5 s."""
+        self.rooms: list[tuple[float, str, int]] = []
+        """(time, worker, rooms whose lease it holds) every 5 s."""
         self.started: dict[int, float] = {int(w["pid"]): time.time() for w in state["workers"]}
         """When each worker process started."""
         self.missing: list[str] = []
         """Workers that did not answer ``/readyz`` within 120 s of a restart."""
 
     def owners(self) -> dict[str, str | None]:
+        """The worker whose lease names each live room (None: nobody's)."""
         with self.engine.connect() as conn:
-            return dict(conn.execute(text("SELECT code, owner FROM rooms")).all())  # type: ignore[arg-type]
+            return dict(conn.execute(text(  # type: ignore[arg-type]
+                "SELECT code, owner FROM rooms WHERE status IN ('waiting', 'playing', 'between')")).all())
 
     def _save(self) -> None:
         self.state["workers"] = list(self.workers.values())  # so `down` stops the new processes
@@ -374,6 +381,11 @@ class Soak:
                     line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines()
                                 if x.startswith("VmRSS:"))
                     self.memory.append((time.time(), name, pid, int(line.split()[1]) / 1024))
+            with contextlib.suppress(SQLAlchemyError):  # the rooms each holds, to read its memory by
+                owners = await asyncio.to_thread(self.owners)
+                now = time.time()
+                for name in self.workers:
+                    self.rooms.append((now, name, sum(o == name for o in owners.values())))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), 5)
 
@@ -575,8 +587,14 @@ async def soak(state: dict[str, Any], folder: Path, args: argparse.Namespace) ->
         pts = [(t, pid, mib) for t, n, pid, mib in run.memory if n == name]
         fit = [(t, pid, mib) for t, pid, mib in pts if t - run.started.get(pid, 0.0) >= args.window]
         slope = slope_per_hour(fit)
+        held = [n for _, w, n in run.rooms if w == name]
+        lives = {}
+        for t, pid, _ in pts:
+            lives[pid] = (min(lives.get(pid, (t, t))[0], t), t)
         memory[name] = {"start_mib": round(pts[0][2], 1) if pts else None, "end_mib": round(pts[-1][2], 1) if pts
-                        else None, "processes": len({pid for _, pid, _ in pts}),
+                        else None, "processes": len(lives),
+                        "longest_life_min": round(max((b - a for a, b in lives.values()), default=0.0) / 60, 1),
+                        "rooms_start": held[0] if held else None, "rooms_end": held[-1] if held else None,
                         "growth_mib_per_hour": None if slope is None else round(slope, 1)}
     refusals: dict[str, int] = {}
     for t in tables:
@@ -627,7 +645,8 @@ def show(r: dict[str, Any]) -> str:
                  f"p50 {lat['during']['p50']} ms, p99 {lat['during']['p99']} ms; outside n {lat['outside']['n']}, "
                  f"p50 {lat['outside']['p50']} ms, p99 {lat['outside']['p99']} ms")
     for name, m in r["memory"].items():
-        lines.append(f"memory {name}: {m['start_mib']} → {m['end_mib']} MiB over {m['processes']} process(es), "
+        lines.append(f"memory {name}: {m['start_mib']} → {m['end_mib']} MiB (rooms held {m['rooms_start']} → "
+                     f"{m['rooms_end']}) over {m['processes']} process(es), the longest {m['longest_life_min']} min; "
                      f"growth {m['growth_mib_per_hour']} MiB/hour (fitted within each life)")
     lines.append(f"refusals: {r['refusals'] or 'none'}; load average {r['load_average']}")
     for name, ok in r["checks"].items():
