@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -202,6 +203,64 @@ def test_a_room_whose_reload_fails_too_stops_and_writes_nothing_more(tmp_path: P
         fresh = manager.get(code)  # a client asks for it: served from the store
         assert fresh is not None and fresh is not room and fresh.version == at
         await until(lambda: _version(db, code) >= at + 4, "the room did not play on")
+        await store.writer.synced()
+        store.writer.stop()
+
+    asyncio.run(run())
+    assert _holes(db) == []
+    store.close()
+
+
+@pytest.mark.parametrize("reload_fails", [False, True], ids=["reloaded", "reload-fails-too"])
+def test_a_deal_that_cannot_be_stored_is_dealt_again_once_the_store_answers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reload_fails: bool) -> None:
+    """Found by benchmarks/soak.py: PostgreSQL restarting as a hand ended, the next deal could not take its hand
+    id (``nextval``), the room was reloaded from the store — and its clock was never armed again, so a room of
+    bots stood still for good (its lease still renewed, no other worker took it); when the reload failed too the
+    room also stayed in memory dealt but not stored.  Reloaded, its clock is armed again and the deal happens;
+    not reloaded, it is stopped and forgotten, and asked for again it deals."""
+    db = tmp_path / "w.db"
+    store = Store(f"sqlite:///{db}")
+    manager = RoomManager(store, bot_delay=0.01)
+
+    def hands(code: str) -> int:
+        with sqlite3.connect(db) as conn:
+            return int(conn.execute("SELECT count(*) FROM hands WHERE room_code = ?", (code,)).fetchone()[0])
+
+    async def until(ok: Any, what: str) -> None:
+        deadline = time.monotonic() + 30
+        while not ok():
+            assert time.monotonic() < deadline, what
+            await asyncio.sleep(0.01)
+
+    async def run() -> None:
+        room, _seat, _token = manager.create(RoomConfig(timer=0, hands=2), "A")
+        code = room.code
+        store.writer.on_fail = manager.store_failed
+        store.writer.start()
+        assert isinstance(room.command(0, p.Command(id="s", name="start")), p.Ack)
+        assert isinstance(room.command(0, p.Command(id="l", name="leave")), p.Ack)  # four bots: it plays itself
+        real_id, real_load = store.writer.next_id, store.load_room
+        failed: list[str] = []
+
+        def no_id(table: str) -> int:  # the database goes away as the first hand ends ...
+            failed.append(table)
+            monkeypatch.setattr(store.writer, "next_id", real_id)  # ... and is back for the next try
+            raise OSError("the database is restarting")
+
+        def no_load(code: str) -> Any:
+            monkeypatch.setattr(store, "load_room", real_load)
+            raise OSError("the database is restarting")
+
+        monkeypatch.setattr(store.writer, "next_id", no_id)
+        if reload_fails:
+            monkeypatch.setattr(store, "load_room", no_load)
+        await until(lambda: failed, "the second deal was not tried")
+        if reload_fails:
+            assert code not in manager.rooms and not room.serving  # stopped, forgotten
+            assert manager.get(code) is not None  # a client asks for it: loaded from the store
+        await until(lambda: hands(code) == 2, "the second hand was never dealt")
+        assert manager.rooms[code].match.hands_played == 1
         await store.writer.synced()
         store.writer.stop()
 

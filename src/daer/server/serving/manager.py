@@ -99,7 +99,13 @@ class RoomManager:
         self.rooms[code] = room
         room.on_status = self._recount
         room.on_change = self._changed
+        room.on_stopped = self._forget
         self._recount(room)
+
+    def _forget(self, room: Room) -> None:
+        """A room that stopped itself (its reload failed): out of memory, unless another copy serves it now."""
+        if self.rooms.get(room.code) is room:
+            self._pop(room.code)
 
     def _pop(self, code: str) -> Room | None:
         """Take the room ``code`` out of memory (and out of the count); it, or None."""
@@ -107,6 +113,7 @@ class RoomManager:
         if room is not None:
             room.on_status = None
             room.on_change = None
+            room.on_stopped = None
             self._recount(room)
         return room
 
@@ -290,12 +297,7 @@ class RoomManager:
         for c in conns:
             c.abort(p.encode(p.Closed(zh="服务器保存失败，请重新连接",
                                       en="the server could not store a change; reconnect")))
-        try:
-            room._reload()
-        except Exception:  # the database is still away (a restart): serve the room again when it is asked for
-            log.exception("room %s: reload failed; dropping it from memory", code)
-            self._pop(code)
-            room.stop()  # its clock stopped too: a copy running on would write on top of the failed change
+        if not room.restore_or_stop():  # the database is still away (a restart): stopped and forgotten here
             return
         for s in room.seats:
             s.online = 0
