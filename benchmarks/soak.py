@@ -665,7 +665,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--kill-every", type=float, default=3, help="minutes between two kill -9 of a random worker")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="also write the report to this file")
-    ap.add_argument("--dir", help="the cluster's folder (logs, cluster.json; default: a temporary one, removed)")
+    ap.add_argument("--dir", help="the cluster's folder, kept with its logs, cluster.json and (stopped) "
+                                  "PostgreSQL's data for a look afterwards (default: a temporary one, removed with "
+                                  "the database)")
     ap.add_argument("--people", type=float, default=0.5, help="share of the tables with a scripted person")
     ap.add_argument("--hands", type=int, default=8, help="hands of a room (a finished room is followed by a new one)")
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds a person waits before acting")
