@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
 
+from daer.server import protocol as p
 from daer.server.safety.bounds import RoomConfig
 from daer.server.serving.manager import RoomManager
 from daer.server.table.seating import Conn
@@ -151,6 +154,158 @@ def test_a_room_whose_write_fails_is_reloaded_and_its_sockets_closed_unacked(tmp
 
     asyncio.run(tick())
     store.close()
+
+
+def _holes(db: Path) -> list[tuple[int, int, int]]:
+    """Hands whose stored actions are not numbered 0, 1, … n-1: (hand id, actions, largest index + 1)."""
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT hand_id, count(*), max(idx) + 1 FROM actions GROUP BY hand_id "
+                            "HAVING count(*) <> max(idx) + 1 OR min(idx) <> 0").fetchall()
+
+
+def test_a_room_whose_reload_fails_too_stops_and_writes_nothing_more(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by benchmarks/soak.py (PostgreSQL restarted under load): a room's write failed and so did the reload
+    after it (the database still starting); the room was dropped from memory but its clock ran on, and the bots'
+    next moves were stored — fenced by a lease still its own — on top of the change that was not (a hand with a
+    hole in its actions, which no worker could replay again: a worker restoring it failed to start).  The copy
+    dropped from memory now stops; asked for again, the room is served from what is stored and plays on."""
+    db = tmp_path / "w.db"
+    store = Store(f"sqlite:///{db}")
+    manager = RoomManager(store, bot_delay=0.02)
+
+    async def until(ok: object, what: str) -> None:
+        deadline = time.monotonic() + 20
+        while not (ok() if callable(ok) else ok):
+            assert time.monotonic() < deadline, what
+            await asyncio.sleep(0.01)
+
+    async def run() -> None:
+        room, _seat, _token = manager.create(RoomConfig(timer=0), "A")
+        code = room.code
+        store.writer.on_fail = manager.store_failed
+        store.writer.start()
+        assert isinstance(room.command(0, p.Command(id="s", name="start")), p.Ack)
+        assert isinstance(room.command(0, p.Command(id="l", name="leave")), p.Ack)
+        await until(lambda: _version(db, code) >= 6, "the bots did not play")  # four bots: it plays by itself
+        await store.writer.synced()
+
+        def away(_code: str) -> None:
+            raise OSError("the database is starting up")
+
+        monkeypatch.setattr(store, "load_room", away)
+        store.writer.submit(code, [Stmt("INSERT INTO nowhere VALUES (1)", {})])  # a write of the room fails ...
+        await until(lambda: code not in manager.rooms, "the room was not dropped")  # ... and its reload
+        monkeypatch.undo()  # the database is back
+        at = _version(db, code)
+        await asyncio.sleep(0.4)  # twenty bot delays
+        assert _version(db, code) == at and not room.serving  # the dropped copy wrote nothing more
+        fresh = manager.get(code)  # a client asks for it: served from the store
+        assert fresh is not None and fresh is not room and fresh.version == at
+        await until(lambda: _version(db, code) >= at + 4, "the room did not play on")
+        await store.writer.synced()
+        store.writer.stop()
+
+    asyncio.run(run())
+    assert _holes(db) == []
+    store.close()
+
+
+@pytest.mark.parametrize("reload_fails", [False, True], ids=["reloaded", "reload-fails-too"])
+def test_a_deal_that_cannot_be_stored_is_dealt_again_once_the_store_answers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reload_fails: bool) -> None:
+    """Found by benchmarks/soak.py: PostgreSQL restarting as a hand ended, the next deal could not take its hand
+    id (``nextval``), the room was reloaded from the store — and its clock was never armed again, so a room of
+    bots stood still for good (its lease still renewed, no other worker took it); when the reload failed too the
+    room also stayed in memory dealt but not stored.  Reloaded, its clock is armed again and the deal happens;
+    not reloaded, it is stopped and forgotten, and asked for again it deals."""
+    db = tmp_path / "w.db"
+    store = Store(f"sqlite:///{db}")
+    manager = RoomManager(store, bot_delay=0.01)
+
+    def hands(code: str) -> int:
+        with sqlite3.connect(db) as conn:
+            return int(conn.execute("SELECT count(*) FROM hands WHERE room_code = ?", (code,)).fetchone()[0])
+
+    async def until(ok: Any, what: str) -> None:
+        deadline = time.monotonic() + 30
+        while not ok():
+            assert time.monotonic() < deadline, what
+            await asyncio.sleep(0.01)
+
+    async def run() -> None:
+        room, _seat, _token = manager.create(RoomConfig(timer=0, hands=2), "A")
+        code = room.code
+        store.writer.on_fail = manager.store_failed
+        store.writer.start()
+        assert isinstance(room.command(0, p.Command(id="s", name="start")), p.Ack)
+        assert isinstance(room.command(0, p.Command(id="l", name="leave")), p.Ack)  # four bots: it plays itself
+        real_id, real_load = store.writer.next_id, store.load_room
+        failed: list[str] = []
+
+        def no_id(table: str) -> int:  # the database goes away as the first hand ends ...
+            failed.append(table)
+            monkeypatch.setattr(store.writer, "next_id", real_id)  # ... and is back for the next try
+            raise OSError("the database is restarting")
+
+        def no_load(code: str) -> Any:
+            monkeypatch.setattr(store, "load_room", real_load)
+            raise OSError("the database is restarting")
+
+        monkeypatch.setattr(store.writer, "next_id", no_id)
+        if reload_fails:
+            monkeypatch.setattr(store, "load_room", no_load)
+        await until(lambda: failed, "the second deal was not tried")
+        if reload_fails:
+            assert code not in manager.rooms and not room.serving  # stopped, forgotten
+            assert manager.get(code) is not None  # a client asks for it: loaded from the store
+        await until(lambda: hands(code) == 2, "the second hand was never dealt")
+        assert manager.rooms[code].match.hands_played == 1
+        await store.writer.synced()
+        store.writer.stop()
+
+    asyncio.run(run())
+    assert _holes(db) == []
+    store.close()
+
+
+def test_a_room_whose_record_does_not_replay_does_not_stop_the_others_being_restored(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Found with the test above: a worker whose lease named a room with a hole in a hand's actions failed at
+    start-up (the replay's illegal action ended the whole restore), so it could not come back at all.  The
+    room is logged and left out; every other room is restored."""
+    db = tmp_path / "w.db"
+    store = Store(f"sqlite:///{db}")
+    manager = RoomManager(store, bot_delay=0.01)
+    codes = []
+
+    async def play() -> None:
+        store.writer.start()
+        for _ in range(2):
+            room, _seat, _token = manager.create(RoomConfig(timer=0), "A")
+            assert isinstance(room.command(0, p.Command(id="s", name="start")), p.Ack)
+            assert isinstance(room.command(0, p.Command(id="l", name="leave")), p.Ack)
+            codes.append(room.code)
+        deadline = time.monotonic() + 20
+        while min(_version(db, c) for c in codes) < 12:
+            assert time.monotonic() < deadline, "the bots did not play"
+            await asyncio.sleep(0.01)
+        for c in codes:
+            manager.rooms[c].stop()
+        await store.writer.synced()
+        store.writer.stop()
+
+    asyncio.run(play())
+    store.close()
+    with sqlite3.connect(db) as conn:  # a hole in the first room's current hand
+        conn.execute("DELETE FROM actions WHERE idx = 1 AND hand_id = (SELECT max(id) FROM hands WHERE room_code = ?)",
+                     (codes[0],))
+    again = RoomManager(Store(f"sqlite:///{db}"), bot_delay=0.01)
+    with caplog.at_level("ERROR", logger="daer.server"):
+        assert again.restore_all() == 1
+    assert codes[1] in again.rooms and codes[0] not in again.rooms
+    assert f"room {codes[0]} could not be restored" in caplog.text
+    again.store.close()
 
 
 def test_a_started_writer_leaves_the_wal_checkpoint_to_a_worker_thread(tmp_path: Path) -> None:

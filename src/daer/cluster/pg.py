@@ -90,6 +90,13 @@ class Postgres:
         """The SQLAlchemy URL of database ``name``."""
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{name}"
 
+    def restart(self, mode: str = "immediate") -> None:
+        """Stop the running server with ``pg_ctl -m mode`` (``immediate``: like a crash, in-flight transactions cut
+        and crash recovery at the start; ``fast``: rolled back, a checkpoint first) and start it again with the
+        options it ran with (``postmaster.opts``); returns once it accepts connections."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-m", mode, "-w", "-t", "60",
+                  "restart")
+
     def stop(self, *, remove: bool = True) -> None:
         """Stop the server (and remove its files)."""
         try:

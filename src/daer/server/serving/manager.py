@@ -99,7 +99,13 @@ class RoomManager:
         self.rooms[code] = room
         room.on_status = self._recount
         room.on_change = self._changed
+        room.on_stopped = self._forget
         self._recount(room)
+
+    def _forget(self, room: Room) -> None:
+        """A room that stopped itself (its reload failed): out of memory, unless another copy serves it now."""
+        if self.rooms.get(room.code) is room:
+            self._pop(room.code)
 
     def _pop(self, code: str) -> Room | None:
         """Take the room ``code`` out of memory (and out of the count); it, or None."""
@@ -107,6 +113,7 @@ class RoomManager:
         if room is not None:
             room.on_status = None
             room.on_change = None
+            room.on_stopped = None
             self._recount(room)
         return room
 
@@ -290,11 +297,7 @@ class RoomManager:
         for c in conns:
             c.abort(p.encode(p.Closed(zh="服务器保存失败，请重新连接",
                                       en="the server could not store a change; reconnect")))
-        try:
-            room._reload()
-        except Exception:
-            log.exception("room %s: reload failed; dropping it from memory", code)
-            self._pop(code)
+        if not room.restore_or_stop():  # the database is still away (a restart): stopped and forgotten here
             return
         for s in room.seats:
             s.online = 0
@@ -308,6 +311,8 @@ class RoomManager:
                 self.get(code)
             except (RoomError, LeaseLost) as exc:
                 log.info("room %s not restored here: %s", code, exc)
+            except Exception:  # a record that does not replay: this room is not served, the others are
+                log.exception("room %s could not be restored; not serving it", code)
         return len(self.rooms)
 
     def drop(self, code: str) -> None:

@@ -114,6 +114,9 @@ class Room:
         """The status :attr:`on_status` was last told of by :meth:`perform` (told again only once it changed)."""
         self.on_change: Callable[[Room], None] | None = None
         """Told after a step that changed who sits where, the status, or ended a hand (a club page shows it)."""
+        self.on_stopped: Callable[[Room], None] | None = None
+        """Told when the room stopped itself because it could not go back to what is stored (the manager
+        forgets it; the next request for it loads it again)."""
 
     # -- the match's state, read (and, for scripts and tests, set) through the room ---------------------
     @property
@@ -210,7 +213,8 @@ class Room:
                 raise
             except Exception as exc:  # memory must not stay ahead of the store: back to what is stored
                 log.exception("store failed; reloading room %s", self.code)
-                self._reload()
+                if self.restore_or_stop():
+                    self.schedule()  # the step that failed is due again: its clock was not re-armed
                 if not isinstance(w, ActionWrite):
                     raise
                 raise RoomError("store", "服务器保存失败，动作未生效，请重试",
@@ -270,6 +274,21 @@ class Room:
         elif out.keep == "memory":
             self.replies.remember(seat, msg_id, reply)
         return reply
+
+    def restore_or_stop(self) -> bool:
+        """After a failed write, back to what is stored: the room reloaded (True), or — the store away too, a
+        database restarting — this copy stopped (timers off, sockets told to reconnect) and :attr:`on_stopped`
+        told (False).  A copy that ran on would store its next moves on top of the change that was lost: the
+        fence compares the version, and a claim window's private step (a pass) does not change it."""
+        try:
+            self._reload()
+        except Exception:
+            log.exception("room %s: reload failed; dropping it from memory", self.code)
+            self.stop()
+            if self.on_stopped is not None:
+                self.on_stopped(self)
+            return False
+        return True
 
     def _reload(self) -> None:
         """Forget the in-memory match and take the stored one (after a failed write)."""
