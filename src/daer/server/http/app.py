@@ -13,9 +13,11 @@ import signal
 import threading
 from collections.abc import AsyncIterator
 from importlib import resources
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import msgspec
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -118,6 +120,22 @@ def _decode_body(data: dict[str, Any], kind: type[msgspec.Struct]) -> Any:
 def _hand_number(request: Request) -> int:
     n = int(request.path_params["number"])
     return n if 1 <= n <= HANDS[1] else 0
+
+
+STORE_DOWN: tuple[type[Exception], ...] = (OperationalError, InterfaceError, PoolTimeout)
+"""What SQLAlchemy raises when the database is out of reach (not a bug of the request or of the code)."""
+
+
+async def _store_unavailable(conn: Request, exc: Exception) -> Response:
+    """The database could not be reached (restarting, failed over, its pool exhausted): 503 with Retry-After,
+    never a 500 — nothing was changed, and the same request (with its id) may be sent again.  (Starlette hands
+    a socket's handler the WebSocket, and ignores what it returns.)"""
+    log.warning("store unavailable: %s", type(exc).__name__)
+    if conn.scope["type"] == "websocket":
+        await cast("WebSocket", conn).close(code=1013)  # try again later: the page reconnects
+    res = _err(503, "store", "服务器暂时无法读写数据，请稍后重试", "the server cannot reach its database; try again")
+    res.headers["Retry-After"] = "2"
+    return res
 
 
 def _moved_response() -> JSONResponse:
@@ -465,6 +483,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             Mount("/static", StaticFiles(directory=str(WEB)), name="static"),
         ],
         middleware=[Middleware(Guard, allowed_origins=lim.allowed_origins)],
+        exception_handlers=dict.fromkeys(STORE_DOWN, _store_unavailable),
         lifespan=lifespan,
     )
     app.state.limits = lim
