@@ -172,6 +172,25 @@ def candidates(view: View, policy: HeuristicBot, width: int = 4) -> list[int]:
     return out
 
 
+def write_layers(path: str | Path, layers: list[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any],
+                 dtype: type[np.floating[Any]]) -> None:
+    """A network's dense layers (``w0, b0, w1, …`` in ``dtype``) and its metadata (JSON) as a compressed npz."""
+    arrays: dict[str, Any] = {}
+    for i, (w, b) in enumerate(layers):
+        arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(dtype), b.astype(dtype)
+    arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+    np.savez_compressed(path, **arrays)
+
+
+def read_layers(path: str | Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
+    """(layers as float32, metadata) of a file written by :func:`write_layers`."""
+    with np.load(path, allow_pickle=False) as z:
+        n = sum(1 for k in z.files if k.startswith("w"))
+        layers = [(z[f"w{i}"].astype(np.float32), z[f"b{i}"].astype(np.float32)) for i in range(n)]
+        meta = json.loads(str(z["meta"])) if "meta" in z.files else {}
+    return layers, meta
+
+
 class QNet:
     """A ReLU multilayer perceptron in numpy: ``values(x)`` gives one value per action index."""
 
@@ -259,21 +278,12 @@ class QNet:
 
     def save(self, path: str | Path) -> None:
         """Write the weights as float16 (compressed npz) with the metadata as JSON."""
-        arrays: dict[str, Any] = {}
-        for i, (w, b) in enumerate(self.layers):
-            arrays[f"w{i}"] = w.astype(np.float16)
-            arrays[f"b{i}"] = b.astype(np.float16)
-        arrays["meta"] = np.array(json.dumps(self.meta, sort_keys=True))
-        np.savez_compressed(path, **arrays)
+        write_layers(path, self.layers, self.meta, np.float16)
 
     @classmethod
     def load(cls, path: str | Path) -> QNet:
         """Read weights written by :meth:`save`."""
-        with np.load(path, allow_pickle=False) as z:
-            n = sum(1 for k in z.files if k.startswith("w"))
-            layers = [(z[f"w{i}"].astype(np.float32), z[f"b{i}"].astype(np.float32)) for i in range(n)]
-            meta = json.loads(str(z["meta"])) if "meta" in z.files else {}
-        return cls(layers, meta)
+        return cls(*read_layers(path))
 
 
 def weights_path(rules: Ruleset) -> Path:

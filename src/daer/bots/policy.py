@@ -16,13 +16,13 @@ writer wants to record may sit beside it).  No weights of this kind ship in the 
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from daer.bots.learned import read_layers, write_layers
 from daer.engine.actions import Action
 from daer.engine.encoding import N_ACTIONS, OBS_SIZE, action_mask, decode_action, encode_view
 from daer.engine.views import View
@@ -61,20 +61,12 @@ class PolicyNet:
 
     def save(self, path: str | Path) -> None:
         """Write the layers (float32) and the metadata (JSON) as a compressed npz."""
-        arrays: dict[str, Any] = {}
-        for i, (w, b) in enumerate(self.layers):
-            arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(np.float32), b.astype(np.float32)
-        arrays["meta"] = np.array(json.dumps({**self.meta, "activation": self.activation}, sort_keys=True))
-        np.savez_compressed(path, **arrays)
+        write_layers(path, self.layers, {**self.meta, "activation": self.activation}, np.float32)
 
     @classmethod
     def load(cls, path: str | Path) -> PolicyNet:
         """Read a file written by :meth:`save` (or by any writer of the same arrays)."""
-        with np.load(path, allow_pickle=False) as z:
-            n = sum(1 for f in z.files if f.startswith("w"))
-            layers = [(z[f"w{i}"].astype(np.float32), z[f"b{i}"].astype(np.float32)) for i in range(n)]
-            meta = json.loads(str(z["meta"])) if "meta" in z.files else {}
-        return cls(layers, meta)
+        return cls(*read_layers(path))
 
 
 @functools.cache

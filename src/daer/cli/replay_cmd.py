@@ -26,12 +26,7 @@ def replay(
 ) -> None:
     """回放牌谱 — replay a saved hand action by action."""
     console = Console()
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError:
-        _fail(f"找不到牌谱文件 {file}（no such file）")
-    except OSError as exc:
-        _fail(f"读不了牌谱文件 {file}（cannot read it: {exc.strerror or exc}）")
+    data = read_record_file(file, "replay")
     try:
         record = loads(data)
         final = replay_record(record)
@@ -74,7 +69,17 @@ def replay(
         print_hand_end(console, view, final.settlement, final.rules, lang)
 
 
-def _fail(message: str) -> NoReturn:
+def _fail(message: str, command: str = "replay") -> NoReturn:
     """A bad record file: the message on stderr, exit 2."""
-    typer.echo(f"daer replay: {message}", err=True)
+    typer.echo(f"daer {command}: {message}", err=True)
     raise typer.Exit(2)
+
+
+def read_record_file(path: Path, command: str) -> bytes:
+    """The bytes of a record file, or a clear message and exit 2 (``daer replay`` and ``daer review``)."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        _fail(f"找不到牌谱文件 {path}（no such file）", command)
+    except OSError as exc:
+        _fail(f"读不了牌谱文件 {path}（cannot read it: {exc.strerror or exc}）", command)

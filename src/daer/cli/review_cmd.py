@@ -15,6 +15,7 @@ from rich.text import Text
 from daer.bots.review import MAX_WORLDS, WORLDS, Decision, Review, ReviewError, as_json
 from daer.bots.review import review as review_hand
 from daer.cli.options import check_lang, seat_option
+from daer.cli.replay_cmd import read_record_file
 from daer.engine import RecordError, loads
 from daer.rules import RulesError, resolve_rules
 
@@ -31,12 +32,7 @@ def review(
     """复盘 — review one seat's decisions in a finished hand: the options, their expected points, the costly steps."""
     if not 2 <= worlds <= MAX_WORLDS:
         raise typer.BadParameter(f"--worlds 应在 2 到 {MAX_WORLDS} 之间 (must be 2-{MAX_WORLDS}), not {worlds}")
-    try:
-        data = record.read_bytes()
-    except FileNotFoundError:
-        _fail(f"找不到牌谱文件 {record}（no such file）")
-    except OSError as exc:
-        _fail(f"读不了牌谱文件 {record}（cannot read it: {exc.strerror or exc}）")
+    data = read_record_file(record, "review")
     try:
         rec = loads(data)
         rules = resolve_rules(rec.rules, rec.overrides)
