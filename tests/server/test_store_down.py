@@ -4,6 +4,7 @@ succeeds once the database is back (a chaos soak saw room creation answer 500 du
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from starlette.testclient import TestClient
 
 from daer.server.http.app import create_app
 from daer.server.serving.manager import RoomManager
+from daer.store.outage import log_failure
 
 HEADERS = {"origin": "http://testserver"}
 
@@ -43,3 +45,22 @@ def test_creating_a_room_while_the_database_is_down_answers_503_and_the_repeat_s
         again = c.post("/api/rooms", json=body, headers=HEADERS)
         assert again.status_code == 200, again.text
         assert c.get(f"/api/rooms/{again.json()['code']}").status_code == 200
+
+
+def test_an_outage_is_logged_in_one_line_and_any_other_failure_with_its_traceback(
+        caplog: pytest.LogCaptureFixture) -> None:
+    log = logging.getLogger("daer.test.outage")
+    down = OperationalError("SELECT 1", {}, Exception("the database system is starting up\nDETAIL: more"))
+    for exc in (down, RuntimeError("a bug")):
+        try:
+            try:
+                raise exc
+            except OperationalError as inner:  # an outage wrapped by the code that met it still counts as one
+                raise RuntimeError("store failed") from inner
+        except RuntimeError:
+            log_failure(log, "room %s: reload failed", "ABC123")
+    outage, bug = caplog.records[-2:]
+    assert outage.levelno == logging.WARNING and outage.exc_info is None
+    assert "ABC123" in outage.getMessage() and "database out of reach" in outage.getMessage()
+    assert "DETAIL" not in outage.getMessage()  # the first line only
+    assert bug.levelno == logging.ERROR and bug.exc_info is not None

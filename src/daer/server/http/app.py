@@ -16,8 +16,6 @@ from importlib import resources
 from typing import Annotated, Any, cast
 
 import msgspec
-from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -64,6 +62,7 @@ from daer.server.table.rooms import Room, action_codec, moved, request_key
 from daer.server.tourney.routes import tourney_routes
 from daer.server.tourney.service import Tourneys
 from daer.store import Store
+from daer.store.outage import STORE_DOWN
 from daer.store.players import GONE
 
 log = logging.getLogger("daer.server")
@@ -120,10 +119,6 @@ def _decode_body(data: dict[str, Any], kind: type[msgspec.Struct]) -> Any:
 def _hand_number(request: Request) -> int:
     n = int(request.path_params["number"])
     return n if 1 <= n <= HANDS[1] else 0
-
-
-STORE_DOWN: tuple[type[Exception], ...] = (OperationalError, InterfaceError, PoolTimeout)
-"""What SQLAlchemy raises when the database is out of reach (not a bug of the request or of the code)."""
 
 
 async def _store_unavailable(conn: Request, exc: Exception) -> Response:

@@ -31,6 +31,7 @@ from daer.server.table.port import DEFAULT_TTL, Elsewhere, LeaseLost, Leases, re
 from daer.server.table.rooms import CODE_ALPHABET, CODE_LENGTH, Room, moved, room_from_row, taken_mark
 from daer.server.table.seating import Seat, token_hash
 from daer.store import Store
+from daer.store.outage import log_failure
 from daer.store.writer import WriteConflict
 
 log = logging.getLogger("daer.server")
@@ -399,14 +400,14 @@ async def keep_leases_forever(manager: RoomManager) -> None:
             manager.kept(held, mine, adopt=False)
         except Exception:
             LEASE_RENEWALS.labels(result="failed").inc()
-            log.exception("lease renewal failed")
+            log_failure(log, "lease renewal failed")
             continue
         LEASE_RENEWALS.labels(result="ok").inc()
         LEASE_SECONDS.observe(time.perf_counter() - t0)
         try:
             await adopt_orphans(manager)
         except Exception:
-            log.exception("taking rooms over failed")
+            log_failure(log, "taking rooms over failed")
 
 
 async def adopt_orphans(manager: RoomManager) -> int:

@@ -39,6 +39,7 @@ from daer.server.table.replies import ReplyBook
 from daer.server.table.seating import Conn, Seat, token_hash
 from daer.server.table.settling import record_of
 from daer.store import ReplyRow, RoomRow, Store
+from daer.store.outage import log_failure
 from daer.store.records import HandRecord
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "EXPIRED", "LIVE", "Room", "action_codec", "moved", "request_key",
@@ -212,7 +213,7 @@ class Room:
                     raise moved() from exc
                 raise
             except Exception as exc:  # memory must not stay ahead of the store: back to what is stored
-                log.exception("store failed; reloading room %s", self.code)
+                log_failure(log, "store failed; reloading room %s", self.code)
                 if self.restore_or_stop():
                     self.schedule()  # the step that failed is due again: its clock was not re-armed
                 if not isinstance(w, ActionWrite):
@@ -283,7 +284,7 @@ class Room:
         try:
             self._reload()
         except Exception:
-            log.exception("room %s: reload failed; dropping it from memory", self.code)
+            log_failure(log, "room %s: reload failed; dropping it from memory", self.code)
             self.stop()
             if self.on_stopped is not None:
                 self.on_stopped(self)
