@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from daer.bots.arena import lineups, play_deals
+from daer.bots.review import mean_interval
 from daer.bots.spread import spread
 from daer.rules import find_rules, preset_names
 
@@ -39,12 +40,7 @@ Z = 1.96
 
 def mean_ci(xs: list[float]) -> tuple[float, float]:
     """Mean and 95% half-width (normal approximation over independent deals)."""
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, math.inf
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, Z * math.sqrt(var / n)
+    return mean_interval(xs, Z)
 
 
 def share_ci(bot: list[float], oracle: list[float]) -> tuple[float, float]:

@@ -143,14 +143,15 @@ def _seed_of(view: View, seed: int | str) -> int:
     return int.from_bytes(digest, "big")
 
 
-def _interval(xs: list[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95 % interval."""
+def mean_interval(xs: list[float], critical: float | None = None) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % interval: ``critical`` standard errors (Student's t for the sample's
+    size when None, as a review of few worlds needs; 1.96, the normal one, over many independent deals)."""
     n = len(xs)
     mean = sum(xs) / n
     if n < 2:
         return mean, math.inf
     var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return mean, _t95(n - 1) * math.sqrt(var / n)
+    return mean, (_t95(n - 1) if critical is None else critical) * math.sqrt(var / n)
 
 
 def review_view(view: View, played: Action, rules: Ruleset, *, step: int = 0, worlds: int = WORLDS,
@@ -173,10 +174,10 @@ def review_view(view: View, played: Action, rules: Ruleset, *, step: int = 0, wo
     means = [sum(w[i] for w in per_world) / n for i in range(len(cands))]
     order = sorted(range(len(cands)), key=lambda i: (-means[i], i != j, i))
     b = order[0]
-    loss, margin = _interval([w[b] - w[j] for w in per_world]) if b != j else (0.0, 0.0)
+    loss, margin = mean_interval([w[b] - w[j] for w in per_world]) if b != j else (0.0, 0.0)
     options = []
     for i in order:
-        mean, half = _interval([w[i] for w in per_world])
+        mean, half = mean_interval([w[i] for w in per_world])
         zh, en = hinter.explain(view, cands[i], ascii=ascii)
         options.append(Option(action=cands[i], zh=zh, en=en, mean=mean, low=mean - half, high=mean + half))
     return Decision(step=step, played=played, best=cands[b], options=tuple(options), loss=loss, margin=margin,
