@@ -90,7 +90,7 @@ def sample(state: dict[str, Any]) -> dict[str, float]:
 
 def one(workers: int, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     """Start a cluster of ``workers``, load it through HAProxy, stop it; the figures."""
-    extra = [*TEST_LIMITS, "--bot-delay", str(args.bot_delay), "--claim-window", "0"]
+    extra = [*TEST_LIMITS, "--bot-delay", str(args.bot_delay), "--claim-window", "0", *args.server_arg]
     if args.check:  # the balancer's health checks as given instead of deploy/haproxy.cfg's
         shipped = local.haproxy_template()
         assert "default-server inter 500ms fall 2 rise 2" in shipped
@@ -132,6 +132,7 @@ def main() -> None:
     ap.add_argument("--bot-delay", type=float, default=1.0)
     ap.add_argument("--check", help="HAProxy's health checks instead of the shipped ones ('inter 2s fall 3 rise 2')")
     ap.add_argument("--idle", type=float, default=5.0, help="seconds the idle cluster is measured first")
+    ap.add_argument("--server-arg", action="append", default=[], help="one more argument for every worker")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="the worker counts, run in this order")
     args = ap.parse_args()
     rows = []

@@ -169,6 +169,10 @@ def serve(
     sqlite_sync: Annotated[SyncOpt, typer.Option(
         help="SQLite 落盘：normal 进程被杀不丢，full 断电也不丢（每个循环周期一次 fsync） SQLite synchronous: normal "
              "survives kill -9, full also a power cut (one fsync per loop tick, docs/deploy.md)")] = SyncOpt.normal,
+    commit_window: Annotated[float | None, typer.Option(
+        min=0.0, max=0.1, help="写库合并窗口（秒）：这段时间内的写入一次提交，确认随之推迟 seconds the store gathers "
+                               "writes into one commit (acks wait as long; default by database, docs/deploy.md)")]
+    = None,
     worker_id: Annotated[str | None, typer.Option(
         help="本进程在租约表里的名字（默认 主机名:端口） this worker's name in the lease table (default host:port: "
              "a restarted worker takes its rooms back at once)")] = None,
@@ -219,9 +223,10 @@ def serve(
     url = database_url(db)
     app = create_app(url, bot_delay=bot_delay, limits=limits, claim_window=claim_window,
                      metrics=metrics.value, gc_mode=gc.value, sqlite_sync=sqlite_sync.value,
-                     worker=worker, lease_ttl=lease_ttl)
+                     worker=worker, lease_ttl=lease_ttl, commit_window=commit_window)
     typer.echo(f"daer serve: http://{host}:{port}/  (database {url.split('@')[-1]})", err=True)
-    slow = Deadlines(header=header_timeout, body=body_timeout, write=write_timeout, pending=max_pending_per_address)
+    slow = Deadlines(header=header_timeout, body=body_timeout, write=write_timeout, pending=max_pending_per_address,
+                     proxies=tuple(trusted_proxy or ()))
     uvicorn.run(app, host=host, port=port, loop=loop.value, log_level="warning", log_config=None,
                 http=DaerHttpProtocol.with_deadlines(slow), ws=DaerWebSocketProtocol, ws_max_size=65536,
                 ws_ping_interval=20,

@@ -94,7 +94,7 @@ def ready(url: str, timeout: float) -> bool:
 def worker_command(name: str, port: int, db: str, *, lease_ttl: float, extra: list[str]) -> list[str]:
     """The command line of one worker."""
     return [sys.executable, "-m", "daer", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
-            "--worker-id", name, "--lease-ttl", str(lease_ttl), *extra]
+            "--worker-id", name, "--lease-ttl", str(lease_ttl), "--trusted-proxy", "127.0.0.1", *extra]
 
 
 def spawn(cmd: list[str], log: Path) -> int:

@@ -28,7 +28,7 @@ from sqlalchemy.engine import Engine
 from daer.store.leases import Fence, now
 from daer.store.models import ActionTable, HandTable, ReplyTable, RoomTable, SeatTable
 from daer.store.records import HandRecord, record_stmts
-from daer.store.writer import Stmt, Writer
+from daer.store.writer import Batch, Stmt, Writer
 
 MIGRATION_LOCK = 0x64616572
 """Key of the PostgreSQL advisory lock that one starting worker at a time holds while it migrates."""
@@ -133,10 +133,39 @@ def _sqlite_pragmas(synchronous: str, dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
+BATCHES = {
+    "fence": Batch(
+        "UPDATE rooms AS r SET version = v.version FROM unnest(%(w_code)s::text[], %(w_owner)s::text[], "
+        "%(w_lease_epoch)s::int[], %(w_version)s::int[], %(version)s::int[]) AS v(code, owner, epoch, old, version) "
+        "WHERE r.code = v.code AND r.owner = v.owner AND r.lease_epoch = v.epoch AND r.version = v.old",
+        ("w_code", "w_owner", "w_lease_epoch", "w_version", "version"), chain=("w_version", "version")),
+    "action": Batch(
+        "INSERT INTO actions (hand_id, idx, version, seat, client_id, payload) SELECT * FROM unnest("
+        "%(hand_id)s::int[], %(idx)s::int[], %(version)s::int[], %(seat)s::int[], %(client_id)s::text[], "
+        "%(payload)s::text[])", ("hand_id", "idx", "version", "seat", "client_id", "payload")),
+    "reply": Batch(
+        "INSERT INTO replies (room_code, seat, client_id, reply, refused) SELECT * FROM unnest("
+        "%(room_code)s::text[], %(seat)s::int[], %(client_id)s::text[], %(reply)s::text[], %(refused)s::bool[])",
+        ("room_code", "seat", "client_id", "reply", "refused")),
+}
+"""PostgreSQL: a group's fences (a room's version moved on by an action or an answer), actions and answers each
+sent as one statement (:class:`daer.store.writer.Batch`)."""
+
+COMMIT_WINDOW = {"sqlite": 0.005, "postgresql": 0.01}
+"""Seconds a started writer gathers writes before it commits them (``daer serve --commit-window``), by database:
+see :attr:`daer.store.writer.Writer.window`."""
+
+
+def default_commit_window(url: str) -> float:
+    """The commit window for a database URL (:data:`COMMIT_WINDOW`)."""
+    return COMMIT_WINDOW["sqlite" if url.startswith("sqlite") else "postgresql"]
+
+
 class Store:
     """Rooms, seats, hands and actions in a SQL database."""
 
-    def __init__(self, url: str | None = None, *, synchronous: str = "normal") -> None:
+    def __init__(self, url: str | None = None, *, synchronous: str = "normal",
+                 commit_window: float | None = None) -> None:
         if synchronous not in SYNC:
             raise ValueError(f"synchronous must be one of {SYNC}")
         self.url = database_url(url)
@@ -145,7 +174,10 @@ class Store:
             event.listen(self.engine, "connect", functools.partial(_sqlite_pragmas, synchronous))
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True)
-        self.writer = Writer(self.engine)
+        window = commit_window if commit_window is not None else default_commit_window(self.url)
+        self.writer = Writer(self.engine, window=window)
+        if not self.writer.named:
+            self.writer.batches = dict(BATCHES)
         """Executes every write (:mod:`daer.store.writer`): the server starts its group commit per tick."""
         self._sql: dict[tuple[Any, ...], str] = {}
         self.migrate()
@@ -167,7 +199,8 @@ class Store:
         self.engine.dispose()
 
     # -- writes (each a unit of daer.store.writer: committed at once, or with the loop tick's group) ---
-    def _insert(self, table: Table, values: dict[str, Any], *, returns_id: bool = False) -> Stmt:
+    def _insert(self, table: Table, values: dict[str, Any], *, returns_id: bool = False,
+                batch: str | None = None) -> Stmt:
         key = ("insert", table.name, tuple(values), returns_id)
         sql = self._sql.get(key)
         if sql is None:
@@ -176,7 +209,7 @@ class Store:
                    f"VALUES ({', '.join(self.writer.param(c) for c in cols)})"
                    + (" RETURNING id" if returns_id and not self.writer.named else ""))
             self._sql[key] = sql
-        return Stmt(sql, values, returns_id=returns_id)
+        return Stmt(sql, values, returns_id=returns_id, batch=batch if batch in self.writer.batches else None)
 
     def _update(self, table: Table, values: dict[str, Any], **where: Any) -> Stmt:
         key = ("update", table.name, tuple(values), tuple(where))
@@ -202,12 +235,13 @@ class Store:
             where = ("code", "owner", "lease_epoch", "version") if fence.epoch else ("code", "lease_epoch", "version")
             sql = self._update(_ROOMS, params, **dict.fromkeys(where)).sql
             self._sql[key] = sql
+        batch = "fence" if len(params) == 1 and fence.epoch and not self.writer.named else None
         params["w_code"] = code
         if fence.epoch:
             params["w_owner"] = fence.owner
         params["w_lease_epoch"] = fence.epoch
         params["w_version"] = fence.version
-        return Stmt(sql, params, 1)
+        return Stmt(sql, params, 1, batch=batch)
 
     def flush(self) -> None:
         """Commit the writes queued in this tick now (see :class:`daer.store.writer.Writer`)."""
@@ -279,7 +313,7 @@ class Store:
         if reply is None:
             return []
         return [self._insert(_REPLIES, {"room_code": code, "seat": reply.seat, "client_id": reply.client_id,
-                                        "reply": reply.reply, "refused": reply.refused})]
+                                        "reply": reply.reply, "refused": reply.refused}, batch="reply")]
 
     def save_reply(self, code: str, reply: ReplyRow, *, fence: Fence) -> None:
         """The answer to an id whose command changed nothing else (or was refused)."""
@@ -319,7 +353,7 @@ class Store:
         stmts = [
             self._fenced(code, fence, {"version": row.version, **room} if room else {"version": row.version}),
             self._insert(_ACTIONS, {"hand_id": hand_id, "idx": row.idx, "version": row.version, "seat": row.seat,
-                                    "client_id": row.client_id, "payload": row.payload}),
+                                    "client_id": row.client_id, "payload": row.payload}, batch="action"),
         ]
         if points is not None:
             stmts.append(self._update(_HANDS, {"finished": True, "points": points}, id=hand_id))

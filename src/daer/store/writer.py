@@ -59,13 +59,35 @@ class WriteConflict(Exception):
 
 
 class Stmt(NamedTuple):
-    """One statement of a unit; ``returns_id``: an ``INSERT`` whose new row id the caller wants.  (A named
-    tuple: several are made for every stored action, and a tuple is built at C speed.)"""
+    """One statement of a unit; ``returns_id``: an ``INSERT`` whose new row id the caller wants; ``batch``: the
+    name of a :class:`Batch` that may send it together with its like from other units.  (A named tuple: several
+    are made for every stored action, and a tuple is built at C speed.)"""
 
     sql: str
     params: Mapping[str, Any]
     expect: int | None = None
     returns_id: bool = False
+    batch: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """One statement for the like statements of many units (PostgreSQL): ``sql`` takes one array for each name
+    of ``columns`` (``unnest``), the parameters of every statement it stands for.
+
+    ``chain`` = (old, new) makes it a compare-and-set of one row a key (the fence of :mod:`daer.store.leases`):
+    a key's statements of a group merge into one — the first's ``old`` and the last's ``new``, each one's
+    ``old`` the previous one's ``new`` (the versions in between are never seen outside the transaction) — and
+    the statement must touch one row a key.  So a group checks each room's fence once, not once a write."""
+
+    sql: str
+    columns: tuple[str, ...]
+    chain: tuple[str, str] | None = None
+
+
+MIN_BATCH = 3
+"""Keys a group needs before its batchable statements are sent as :class:`Batch` es (with fewer, arrays and
+``unnest`` cost more than they save)."""
 
 
 @dataclass(slots=True)
@@ -85,8 +107,13 @@ class _Group:
 class Writer:
     """Executes the store's writes (see the module's docstring for the API)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, window: float = 0.0) -> None:
         self.engine = engine
+        self.window = window
+        """Seconds a started writer waits after a group's first unit before committing it (0: the next loop
+        tick).  Every transaction has a fixed cost (on PostgreSQL: round trips, the backend woken, the commit
+        record); units that arrive within the window share it.  What waits for the commit (acks, updates)
+        waits that much longer."""
         self.named = engine.dialect.name == "sqlite"
         """sqlite3 takes ``:name`` parameters, psycopg ``%(name)s``."""
         self.on_fail: Callable[[str, BaseException], None] | None = None
@@ -99,6 +126,10 @@ class Writer:
         self.checkpoints = 0
         """WAL checkpoints run by the worker thread (SQLite, while started)."""
         self._checkpointing: asyncio.TimerHandle | None = None
+        self.batches: dict[str, Batch] = {}
+        """The batch shapes that :attr:`Stmt.batch` names (set by the store, on PostgreSQL only)."""
+        self._due: asyncio.Handle | None = None
+        """The flush the current group waits for."""
         self._ids: dict[str, int] = {}
         """The last id handed out by :meth:`next_id`, by table (SQLite)."""
 
@@ -171,7 +202,8 @@ class Writer:
             return
         if self._group is None:
             self._group = _Group()
-            self._loop.call_soon(self.flush)
+            self._due = (self._loop.call_later(self.window, self.flush) if self.window > 0
+                         else self._loop.call_soon(self.flush))
         self._group.units.append(_Unit(key, stmts))
 
     def after_commit(self, fn: Callable[[], None]) -> None:
@@ -216,6 +248,9 @@ class Writer:
     def run_now(self, key: str, stmts: Sequence[Stmt]) -> list[int]:
         """Commit the queue and this unit now; the ids of its ``returns_id`` statements.  Raises if it fails."""
         group, self._group = self._group or _Group(), None
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
         mine = _Unit(key, stmts)
         group.units.append(mine)
         failed, ids = self._commit_group(group.units)
@@ -229,6 +264,9 @@ class Writer:
     def flush(self) -> None:
         """Commit the queue as one transaction (the tick's group commit), then release what waited for it."""
         group, self._group = self._group, None
+        if self._due is not None:  # committed before its time (run_now, stop): the timer has nothing to do
+            self._due.cancel()
+            self._due = None
         if group is None:
             return
         failed, _ids = self._commit_group(group.units)
@@ -252,6 +290,15 @@ class Writer:
     def _dbapi(self) -> Any:
         if self._conn is None:
             self._conn = self.engine.raw_connection()
+            if not self.named:
+                # Every statement of the writer finds its rows by primary key; a batch joins its arrays to the
+                # rooms by code.  On a small rooms table the planner would hash-join a sequential scan of it
+                # (the whole table read for each group); the index's nested loop is what every size needs.
+                cur = self._conn.cursor()
+                cur.execute("SET enable_hashjoin = off")
+                cur.execute("SET enable_mergejoin = off")
+                cur.close()
+                self._conn.commit()
         return self._conn
 
     def _drop_connection(self) -> None:
@@ -267,6 +314,18 @@ class Writer:
         conn = self._dbapi()
         ids: dict[int, list[int]] = {}
         t0 = time.perf_counter()
+        if not self.named:
+            try:
+                self._pipelined(conn, units, ids)
+            except BaseException:
+                try:
+                    conn.rollback()
+                except Exception:
+                    self._drop_connection()
+                raise
+            if self.on_commit is not None:
+                self.on_commit(time.perf_counter() - t0, len(units))
+            return ids
         try:
             cur = conn.cursor()
             for unit in units:
@@ -288,6 +347,94 @@ class Writer:
         if self.on_commit is not None:
             self.on_commit(time.perf_counter() - t0, len(units))
         return ids
+
+    def _pipelined(self, conn: Any, units: Sequence[_Unit], ids: dict[int, list[int]]) -> None:
+        """PostgreSQL: ``units`` sent in psycopg's pipeline mode — every statement of the group in one round
+        trip (not one each, with the backend woken for each), then the compare-and-sets checked, then
+        ``COMMIT``: two round trips a group.  Raises (the caller rolls back) on any error."""
+        raw = conn.driver_connection
+        checks: list[tuple[_Unit, Stmt, Any]] = []
+        one_by_one, batched = self._batched(units)
+        merged: list[tuple[str, int, Any]] = []
+        with raw.pipeline():
+            shared = raw.cursor()
+            for name, rows in batched.items():
+                shape = self.batches[name]
+                cur = raw.cursor() if shape.chain else shared
+                cur.execute(shape.sql, {c: [r[c] for r in rows] for c in shape.columns}, prepare=True)
+                if shape.chain:
+                    merged.append((name, len(rows), cur))
+            for unit in one_by_one:
+                for s in unit.stmts:
+                    if s.expect is None and not s.returns_id:
+                        shared.execute(s.sql, s.params, prepare=True)
+                        continue
+                    cur = raw.cursor()
+                    cur.execute(s.sql, s.params, prepare=True)
+                    if s.expect is not None:
+                        checks.append((unit, s, cur))
+                    if s.returns_id:  # fetching syncs the pipeline up to here
+                        ids.setdefault(id(unit), []).append(int(cur.fetchone()[0]))
+        for unit, s, cur in checks:  # the pipeline is synced: every result is in
+            if cur.rowcount != s.expect:
+                raise WriteConflict(f"{unit.key}: {cur.rowcount} rows, expected {s.expect}: {s.sql}")
+        for name, n, cur in merged:  # which key lost is found when the group is retried unit by unit
+            if cur.rowcount != n:
+                raise WriteConflict(f"batch {name}: {cur.rowcount} rows, expected {n}")
+        raw.commit()
+
+    def _batched(self, units: Sequence[_Unit]) -> tuple[Sequence[_Unit], dict[str, list[Mapping[str, Any]]]]:
+        """The units to send one statement at a time (in their order), and the parameters of the rest by batch.
+
+        A key's units are batched only when every statement of every one of them may be (else they all keep
+        their order, one statement at a time: e.g. a hand inserted before its first action), and a chained
+        batch only when the key's statements form one chain.  Keys are independent rows, so sending one key's
+        statements before another's changes nothing."""
+        if not self.batches or len(units) < MIN_BATCH:
+            return units, {}
+        by_key: dict[str, list[_Unit]] = {}
+        for unit in units:
+            by_key.setdefault(unit.key, []).append(unit)
+        if len(by_key) < MIN_BATCH:
+            return units, {}
+        rows: dict[str, list[Mapping[str, Any]]] = {}
+        alone: set[str] = set()
+        for key, mine in by_key.items():
+            found = self._rows_of(mine)
+            if found is None:
+                alone.add(key)
+                continue
+            for name, got in found.items():
+                rows.setdefault(name, []).extend(got)
+        if len(by_key) - len(alone) < MIN_BATCH:
+            return units, {}
+        return [u for u in units if u.key in alone], rows
+
+    def _rows_of(self, mine: list[_Unit]) -> dict[str, list[Mapping[str, Any]]] | None:
+        """One key's statements as batch rows (its chains merged), or None when they must go one by one."""
+        rows: dict[str, list[Mapping[str, Any]]] = {}
+        chained: dict[str, dict[str, Any]] = {}
+        for unit in mine:
+            for s in unit.stmts:
+                name = s.batch
+                shape = self.batches.get(name) if name is not None else None
+                if name is None or shape is None:
+                    return None
+                if shape.chain is None:
+                    rows.setdefault(name, []).append(s.params)
+                    continue
+                old, new = shape.chain
+                last = chained.get(name)
+                if last is None:
+                    chained[name] = dict(s.params)
+                elif last[new] != s.params[old] or any(last[c] != s.params[c] for c in shape.columns
+                                                        if c not in shape.chain):
+                    return None  # not one chain: the statements themselves will fail as they should
+                else:
+                    last[new] = s.params[new]
+        for name, merged in chained.items():
+            rows.setdefault(name, []).append(merged)
+        return rows
 
     def _commit_group(self, units: list[_Unit]) -> tuple[dict[str, tuple[_Unit, BaseException]],
                                                          dict[int, list[int]]]:

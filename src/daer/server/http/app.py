@@ -142,16 +142,18 @@ def _moved_response() -> JSONResponse:
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Limits | None = None,
                claim_window: float = 0.0, metrics: MetricsAccess = "local", gc_mode: GcMode = "default",
-               sqlite_sync: str = "normal", worker: str | None = None, lease_ttl: float = DEFAULT_TTL) -> Starlette:
+               sqlite_sync: str = "normal", worker: str | None = None, lease_ttl: float = DEFAULT_TTL,
+               commit_window: float | None = None) -> Starlette:
     """The app with its store (migrated at start), its rooms resumed, the expiry sweep and the lease keeper.
 
     ``metrics``: who may read ``/metrics``; ``gc_mode="tuned"``: the collector's threshold raised and the
     restored rooms frozen (:mod:`daer.server.ops.metrics`; ``daer serve`` tunes by default); ``sqlite_sync``:
     ``normal`` or ``full`` (:data:`daer.store.db.SYNC`); ``worker``: this process's name in the lease table
     (``daer serve`` uses host:port, so a restarted worker takes its rooms back at once); ``lease_ttl``:
-    seconds a room's lease lasts unrenewed (``docs/deploy.md``, "Cluster").  SIGTERM drains: ``/readyz``
-    answers 503, every room is handed over (leases released, sockets closed with the reconnect code), then
-    the server stops.
+    seconds a room's lease lasts unrenewed (``docs/deploy.md``, "Cluster"); ``commit_window``: seconds the store
+    gathers writes into one commit (None: the database's default, :data:`daer.store.db.COMMIT_WINDOW`).  SIGTERM
+    drains: ``/readyz`` answers 503, every room is handed over (leases released, sockets closed with the
+    reconnect code), then the server stops.
     """
     state: dict[str, Any] = {}
     ops = Ops(metrics)
@@ -173,7 +175,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tune_gc(gc_mode)
-        store = Store(db_url, synchronous=sqlite_sync)
+        store = Store(db_url, synchronous=sqlite_sync, commit_window=commit_window)
         state["manager"] = app.state.manager = RoomManager(store, bot_delay=bot_delay, claim_window=claim_window,
                                                            worker=worker, lease_ttl=lease_ttl,
                                                            vote_seconds=lim.vote_seconds,

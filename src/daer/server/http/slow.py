@@ -13,8 +13,9 @@ the data a client trickles in:
   :attr:`Deadlines.write` seconds;
 
 past a deadline the connection is closed.  And one address may hold at most :attr:`Deadlines.pending`
-connections that have not yet sent a whole request: one more is closed at once.  A WebSocket, once upgraded,
-leaves these deadlines (its own pings and caps take over).
+connections that have not yet sent a whole request: one more is closed at once — except a trusted reverse
+proxy's (:attr:`Deadlines.proxies`), which carries every player behind it.  A WebSocket, once upgraded, leaves
+these deadlines (its own pings and caps take over).
 """
 
 from __future__ import annotations
@@ -28,12 +29,15 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from daer.server.ops.metrics import SLOW_CLOSED
 from daer.server.safety.limits import Deadlines
+from daer.server.social.networks import Net, is_trusted, parse_proxies
 
 
 class DaerHttpProtocol(H11Protocol):
     """uvicorn's h11 protocol with the deadlines of :class:`Deadlines` (the module's docstring)."""
 
     deadlines: ClassVar[Deadlines] = Deadlines()
+    proxies: ClassVar[tuple[Net, ...]] = ()
+    """:attr:`Deadlines.proxies`, parsed."""
     pending_by: ClassVar[Counter[str]] = Counter()
     """Connections of each address that have not sent a whole request (every connection of the process)."""
 
@@ -42,11 +46,14 @@ class DaerHttpProtocol(H11Protocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._phase = ""
         self._pending_key: str | None = None
+        self._proxy = False
+        """The peer is a trusted proxy: its connections are not counted (:attr:`Deadlines.proxies`)."""
 
     @classmethod
     def with_deadlines(cls, deadlines: Deadlines) -> type[DaerHttpProtocol]:
         """The protocol class with these deadlines (what ``uvicorn.run(http=…)`` is given)."""
-        return type("DaerHttpProtocol", (cls,), {"deadlines": deadlines, "pending_by": Counter()})
+        return type("DaerHttpProtocol", (cls,), {"deadlines": deadlines, "pending_by": Counter(),
+                                                 "proxies": parse_proxies(deadlines.proxies)})
 
     # -- the deadline of the current phase ----------------------------------------------------------------
     def _arm(self, phase: str, seconds: float) -> None:
@@ -70,7 +77,7 @@ class DaerHttpProtocol(H11Protocol):
 
     def _waiting(self, waiting: bool) -> None:
         """Count the connection among its address's pending ones (or no longer)."""
-        if waiting and self._pending_key is None and self.client is not None:
+        if waiting and self._pending_key is None and self.client is not None and not self._proxy:
             self._pending_key = self.client[0]
             self.pending_by[self._pending_key] += 1
         elif not waiting and self._pending_key is not None:
@@ -83,7 +90,8 @@ class DaerHttpProtocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         address = self.client[0] if self.client is not None else ""
-        if self.pending_by[address] >= self.deadlines.pending:
+        self._proxy = bool(self.proxies) and is_trusted(address, self.proxies)
+        if not self._proxy and self.pending_by[address] >= self.deadlines.pending:
             SLOW_CLOSED.labels("pending").inc()
             transport.abort()
             return

@@ -130,6 +130,11 @@ class Deadlines:
     """Seconds an answer may wait for a client that stopped reading."""
     pending: int = 64
     """Connections one address may hold that have not yet sent a whole request."""
+    proxies: tuple[str, ...] = ()
+    """Addresses (or networks) of trusted reverse proxies (``--trusted-proxy``): every player behind one arrives
+    from its address, so :attr:`pending` does not count their connections (a burst of reconnects after a
+    restart would be cut; the proxy's own request timeout stands in front of them, and :attr:`header` still
+    closes a connection that never completes its request)."""
 
 
 @dataclass(slots=True)

@@ -33,6 +33,11 @@ def _trusted(ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None, proxies: 
     return ip is not None and any(ip.version == n.version and ip in n for n in proxies)
 
 
+def is_trusted(address: str, proxies: tuple[Net, ...]) -> bool:
+    """Whether ``address`` (a socket's peer) is one of the trusted proxies."""
+    return _trusted(_ip(address), proxies)
+
+
 def client_address(peer: str, forwarded: str | None, proxies: tuple[Net, ...]) -> str:
     """The client's address: the peer's, or — when the peer is a trusted proxy — the nearest address in
     ``X-Forwarded-For`` that is not itself a trusted proxy (read from the right: each proxy appends)."""
