@@ -8,6 +8,11 @@ the cluster, and reports what load_table measured (tables held, latency, actions
 CPU per action, the load client's share of the cores) and, over the whole load run, the CPU each part took
 per applied action — the workers, PostgreSQL (the postmaster, its live backends and the ones that ended)
 and HAProxy — read from /proc.  These are the inputs of the capacity model in docs/deploy.md.
+
+First, in the same run, the single process it is compared with: ``load_table.py`` on embedded SQLite at the same
+tables and pace (``--no-single`` skips it); the table gives each worker count's CPU per action over the single
+process's.  And every figure also in **peer calls**: ``mahjong``'s ``estimate_hand_value`` timed before and
+after the runs (the faster: the host at its quietest), so the figures carry across hosts (the ``bench`` extra).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import resource
 import subprocess
@@ -28,6 +34,9 @@ from typing import Any
 from prometheus_client.parser import text_string_to_metric_families
 
 from daer.cluster import local
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_hands import mahjong_rates  # the peer (mahjong is imported only when it is timed)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
 from serving import TEST_LIMITS
@@ -119,6 +128,25 @@ def one(workers: int, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
             "actions": acts, "span": span, "client_share": client, "rss_mib": (before["rss"], after["rss"])}
 
 
+def single(args: argparse.Namespace) -> tuple[str, float]:
+    """load_table.py against one ``daer serve`` on SQLite at the same tables and pace: (its output, its server's
+    µs of CPU per action)."""
+    cmd = [sys.executable, str(HERE / "load_table.py"), "--tables", str(args.tables), "--seconds", str(args.seconds),
+           "--think", str(args.think), "--bot-delay", str(args.bot_delay), "--no-peer"]
+    for a in args.server_arg:
+        cmd.append(f"--server-arg={a}")
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return out, float(_num(r"([\d.]+) µs per action", out))
+
+
+def peer() -> float | None:
+    """The peer's calls a second now (None without the ``bench`` extra)."""
+    try:
+        return mahjong_rates(random.Random(2026), 2000)[0]
+    except ImportError:
+        return None
+
+
 def _num(pattern: str, text: str) -> str:
     m = re.search(pattern, text)
     return m.group(1) if m else "?"
@@ -132,16 +160,25 @@ def main() -> None:
     ap.add_argument("--bot-delay", type=float, default=1.0)
     ap.add_argument("--check", help="HAProxy's health checks instead of the shipped ones ('inter 2s fall 3 rise 2')")
     ap.add_argument("--idle", type=float, default=5.0, help="seconds the idle cluster is measured first")
-    ap.add_argument("--server-arg", action="append", default=[], help="one more argument for every worker")
+    ap.add_argument("--server-arg", action="append", default=[], help="one more argument for every worker (and for "
+                    "the single process)")
+    ap.add_argument("--no-single", action="store_true", help="skip the single process on SQLite")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="the worker counts, run in this order")
     args = ap.parse_args()
     rows = []
+    rate0 = peer()
+    alone: tuple[str, float] | None = None
+    if not args.no_single:
+        alone = single(args)
+        print(f"--- one process on SQLite\n{alone[0]}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp).chmod(0o755)  # PostgreSQL runs as its own user and must reach its data folder
         for n in args.workers:
             r = one(n, args, Path(tmp) / f"c{n}")
             print(f"--- {n} worker(s)\n{r['out']}", flush=True)
             rows.append(r)
+    rate1 = peer()
+    rate = max(rate0, rate1) if rate0 is not None and rate1 is not None else None
     print(f"health checks: {args.check or 'as shipped'}")
     print(f"{args.tables} tables, {args.seconds:.0f} s measured, bot delay {args.bot_delay} s, think {args.think} s; "
           f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the end")
@@ -158,6 +195,20 @@ def main() -> None:
         print(f"| {r['workers']} | {held} | {p50} | {p99} | {rate} | {cells} | {r['client_share']:.0%} "
               f"| {mem[0]:.0f} → {mem[1]:.0f} MiB |")
     print("(µs per action over the whole load run; in brackets less the idle cluster's own CPU in as long a time)")
+    if rate is not None:
+        print(f"peer: mahjong estimate_hand_value {rate:.0f} calls/s (before {rate0:.0f}, after {rate1:.0f}); "
+              f"one peer call = {1e6 / rate:.0f} µs")
+    for r in rows:
+        per = r["per_action_us"]
+        line = f"{r['workers']} worker(s): workers {per['workers']:.0f} µs an action"
+        if alone is not None:
+            line += f" = {per['workers'] / alone[1]:.2f}x the single process's {alone[1]:.0f} µs"
+        if rate is not None:
+            line += (f"; in peer calls: workers {per['workers'] * rate / 1e6:.2f}, PostgreSQL "
+                     f"{per['postgres'] * rate / 1e6:.2f}, HAProxy {per['haproxy'] * rate / 1e6:.2f}")
+            if alone is not None:
+                line += f", the single process {alone[1] * rate / 1e6:.2f}"
+        print(line)
     print(json.dumps([{k: v for k, v in r.items() if k != "out"} for r in rows]))
 
 

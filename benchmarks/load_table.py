@@ -13,7 +13,10 @@ longest since start).  ``--gc default`` runs the server with Python's own collec
 
 It also reports what the capacity model of docs/deploy.md needs: the server's CPU seconds per applied action
 (``process_cpu_seconds_total`` over ``daer_actions_total``, both read from ``/metrics`` at the start and the end
-of the measured window) and the load client's own CPU, as a share of the machine's cores.  ``--url`` points it
+of the measured window) and the load client's own CPU, as a share of the machine's cores.  And that CPU per
+action **in peer calls**: the peer, ``mahjong``'s ``estimate_hand_value`` (as in bench_hands.py), is timed in
+this process before and after the load (the faster of the two: the host at its quietest), so a figure carries
+across hosts that differ 2-3x in speed (``--no-peer`` skips it; it needs the ``bench`` extra).  ``--url`` points it
 at a running server or a balancer instead (a cluster: ``--metrics`` then names each worker's own address, whose
 ``/metrics`` are summed).
 
@@ -52,7 +55,10 @@ import websockets
 from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serving import TEST_LIMITS, Server
+
+from bench_hands import mahjong_rates  # the peer (mahjong is imported only when it is timed)
 
 decode = msgspec.json.Decoder().decode
 _encoder = msgspec.json.Encoder()
@@ -254,7 +260,19 @@ def rss_kb(pid: int) -> tuple[int, int]:
     return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
 
 
+def peer_rate() -> float | None:
+    """Calls a second of the peer, ``mahjong``'s ``estimate_hand_value`` (benchmarks/bench_hands.py), in this
+    process now: the yardstick that turns CPU per action into a figure hosts share.  None without the package
+    (``pip install -e '.[bench]'``)."""
+    try:
+        return mahjong_rates(random.Random(2026), 2000)[0]
+    except ImportError:  # the benchmark extra is optional
+        return None
+
+
 async def main(args: argparse.Namespace) -> None:
+    peer0 = None if args.no_peer else peer_rate()  # before the load: the host as quiet as it will be
+    per_action: float | None = None
     with tempfile.TemporaryDirectory() as tmp:
         srv = None
         if args.url:  # a running server or balancer: its pace and collector are its own
@@ -371,6 +389,7 @@ async def main(args: argparse.Namespace) -> None:
                   f"{cpu / max(acts, 1) * 1e6:.0f} µs per action, {acts / span:.1f} actions/s, "
                   f"{cpu / span / cores:.0%} of the {cores} cores; load client CPU {(me1 - me0) / span / cores:.0%} "
                   f"of the cores ({len(metrics)} server process(es) measured)")
+            per_action = cpu / max(acts, 1)
             if srv is not None:
                 print(f"server RSS {rss / 1024:.0f} MiB (peak {peak / 1024:.0f} MiB)")
             pace = f"{args.bot_delay} s" if srv is not None else "the running server's own"
@@ -378,6 +397,11 @@ async def main(args: argparse.Namespace) -> None:
         finally:
             if srv is not None:
                 srv.stop()
+    peer1 = None if args.no_peer else peer_rate()  # after: the better of the two is the host's speed
+    if peer0 is not None and peer1 is not None and per_action is not None:
+        peer = max(peer0, peer1)
+        print(f"peer: mahjong estimate_hand_value {peer:.0f} calls/s in this run (before {peer0:.0f}, after "
+              f"{peer1:.0f}); server CPU per action {per_action * peer:.2f} peer calls")
 
 
 def trace(path: str, tables: list[Table]) -> None:
@@ -427,6 +451,8 @@ def parse() -> argparse.Namespace:
                          "into the latencies it measures)")
     ap.add_argument("--trace", help="write each measured action's send time and latency to this file and list "
                                     "the stalls (slow actions by when they were sent)")
+    ap.add_argument("--no-peer", action="store_true",
+                    help="skip timing the peer (mahjong's estimate_hand_value) before and after the load")
     return ap.parse_args()
 
 

@@ -93,6 +93,7 @@ def test_the_unit_command_line_serves_and_caddy_proxies_to_its_address(tmp_path:
     address = f"{args[args.index('--host') + 1]}:{args[args.index('--port') + 1]}"
     caddyfile = (DEPLOY / "Caddyfile").read_text()
     assert f"reverse_proxy {address}" in caddyfile  # Caddy sends the players where the unit listens
+    assert args[args.index("--trusted-proxy") + 1] == "127.0.0.1"  # and from loopback: a proxy, not one player
     site = re.search(r"^(\S+) \{$", caddyfile, re.MULTILINE)  # the site block's name (after the global options)
     assert site is not None and args[args.index("--allowed-origin") + 1] == f"https://{site.group(1)}"
     env = dict(e.split("=", 1) for e in unit["Environment"])

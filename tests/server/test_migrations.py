@@ -287,3 +287,22 @@ def test_0008_adds_the_club_and_record_tables_to_a_0007_database_with_a_room_and
         assert conn.execute(text("SELECT hands, wins, points FROM record_days")).one() == (1, 1, 7)
         assert conn.execute(text("SELECT hands, points FROM record_months")).one() == (1, 7)
     again.close()
+
+
+def test_0010_drops_the_index_that_repeats_the_unique_one_and_a_hands_actions_still_load_by_it(db_url: str) -> None:
+    """``ix_actions_hand_id`` repeats the first column of the unique ``(hand_id, idx)`` index: 0010 drops it (one
+    entry less to write for every stored action), the downgrade puts it back, and upgrading again works."""
+    with _migrated(db_url, "0009") as conn:
+        assert "ix_actions_hand_id" in {i["name"] for i in inspect(conn).get_indexes("actions")}
+    store = Store(db_url)
+    with store.engine.connect() as conn:
+        assert "ix_actions_hand_id" not in {i["name"] for i in inspect(conn).get_indexes("actions")}
+        uniques = [sorted(u["column_names"]) for u in inspect(conn).get_unique_constraints("actions")]
+        assert ["hand_id", "idx"] in uniques  # what serves a hand's actions now
+    store.close()
+    with _migrated(db_url, "0009", down=True) as conn:
+        assert "ix_actions_hand_id" in {i["name"] for i in inspect(conn).get_indexes("actions")}
+    again = Store(db_url)
+    with again.engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD == "0010"
+    again.close()

@@ -132,6 +132,7 @@ def test_an_unfinished_hand_is_refused_to_everyone(tmp_path: Any) -> None:
         room = manager.rooms[code]
         assert c.portal is not None
         c.portal.call(lambda: room.command(0, p.Command(id="s", name="start")))
+        c.portal.call(manager.store.writer.synced)  # the deal stored, as before any client hears of it
         for secret in (host, None):
             res = review(_as(c, secret), code, 0)
             assert res.status_code == 403 and res.json()["error"] == "not_finished"

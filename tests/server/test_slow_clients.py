@@ -50,7 +50,7 @@ def capped(tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
-async def _slowloris(port: int, n: int, seconds: float) -> tuple[int, list[float]]:
+async def _slowloris(port: int, n: int, seconds: float, source: str = ATTACKER) -> tuple[int, list[float]]:
     """Open ``n`` connections that send a request's headers one line every 0.3 s for ``seconds``; (how many
     were still open at the end, when each of the others was closed, in seconds from its opening)."""
     closed: list[float] = []
@@ -58,7 +58,7 @@ async def _slowloris(port: int, n: int, seconds: float) -> tuple[int, list[float
     async def one() -> bool:
         t0 = time.monotonic()
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(ATTACKER, 0))
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
         except OSError:
             closed.append(0.0)
             return False
@@ -127,6 +127,21 @@ def test_the_header_deadline_closes_every_slow_connection_without_the_cap(tmp_pa
         assert still_open == 0 and len(closed) == 1500
         assert max(closed) < 1.5 + SLACK and min(closed) > 1.0  # the deadline, not the cap, closed them
         assert _metric(srv, "header") >= 1500
+    finally:
+        srv.stop()
+
+
+def test_a_trusted_proxys_connections_are_not_capped_but_still_meet_the_header_deadline(tmp_path: Path) -> None:
+    """Behind a balancer every player arrives from its address: a burst of reconnects after a restart (300 tables
+    through HAProxy) was cut at the cap, and HAProxy, its health checks cut too, answered 502."""
+    args = (*TEST_LIMITS, "--header-timeout", "1.5", "--max-pending-per-address", "5", "--trusted-proxy", ATTACKER)
+    srv = Server(tmp_path / "daer.db", args=args).start()
+    try:
+        still_open, closed = asyncio.run(_slowloris(srv.port, 40, 4.0))
+        assert still_open == 0 and len(closed) == 40
+        assert min(closed) > 1.0 and _metric(srv, "pending") == 0  # the deadline closed them, not the cap
+        still_open, closed = asyncio.run(_slowloris(srv.port, 40, 4.0, source="127.0.0.3"))  # not a proxy
+        assert still_open == 0 and _metric(srv, "pending") >= 30
     finally:
         srv.stop()
 

@@ -46,7 +46,7 @@ def _at(version: int) -> Fence:
 
 def test_a_ticks_writes_commit_once_and_frames_wait_for_the_commit(tmp_path: Path) -> None:
     db = tmp_path / "w.db"
-    store = Store(f"sqlite:///{db}")
+    store = Store(f"sqlite:///{db}", commit_window=0)  # the next tick (the window: test_group_writes.py)
     _room(store, "AAAAA")
     _room(store, "BBBBB")
     commits: list[int] = []
@@ -132,7 +132,7 @@ def test_a_compare_and_set_that_touches_no_row_fails_its_unit(tmp_path: Path) ->
 
 
 def test_a_room_whose_write_fails_is_reloaded_and_its_sockets_closed_unacked(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}", commit_window=0)
     manager = RoomManager(store)
 
     async def tick() -> None:

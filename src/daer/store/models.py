@@ -80,7 +80,7 @@ class ActionTable(Base):
     __tablename__ = "actions"
     __table_args__ = (UniqueConstraint("hand_id", "idx"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), index=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"))  # served by the unique (hand_id, idx) index
     idx: Mapped[int] = mapped_column(Integer)
     version: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
