@@ -26,6 +26,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -112,10 +113,24 @@ def one(workers: int, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         before, kids0, t0 = sample(state), resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
         idle = {k: (before[k] - idle0[k]) / args.idle for k in ("workers", "postgres", "haproxy")}
         cmd = [sys.executable, str(HERE / "load_table.py"), "--url", state["url"], "--tables", str(args.tables),
-               "--seconds", str(args.seconds), "--think", str(args.think), "--bot-delay", str(args.bot_delay)]
+               "--seconds", str(args.seconds), "--think", str(args.think), "--bot-delay", str(args.bot_delay),
+               "--no-peer"]
         for w in state["workers"]:
             cmd += ["--metrics", w["url"]]
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        samples: list[tuple[float, dict[str, float]]] = []
+        done = threading.Event()
+
+        def sampler() -> None:  # every part's CPU twice a second, to cut out load_table's measured window
+            while not done.wait(0.5):
+                samples.append((time.time(), sample(state)))
+
+        watch = threading.Thread(target=sampler, daemon=True)
+        watch.start()
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        finally:
+            done.set()
+            watch.join()
         after, kids1, span = sample(state), resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic() - t0
     finally:
         local.down(folder)
@@ -124,7 +139,16 @@ def one(workers: int, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     # the same, less what the cluster spends idle (its health checks and lease renewals) in as long a time
     net = {k: (after[k] - before[k] - idle[k] * span) / acts * 1e6 for k in ("workers", "postgres", "haproxy")}
     client = (kids1.ru_utime + kids1.ru_stime - kids0.ru_utime - kids0.ru_stime) / span / (os.cpu_count() or 1)
+    window = re.search(r"measured window \(Unix time\): ([\d.]+) ([\d.]+)", out)
+    in_window: dict[str, float] = {}
+    if window and samples:  # the samples nearest the window's edges: the ramp (rooms made, sockets opened) left out
+        w0, w1 = float(window.group(1)), float(window.group(2))
+        a = min(samples, key=lambda x: abs(x[0] - w0))[1]
+        b = min(samples, key=lambda x: abs(x[0] - w1))[1]
+        n = max(b["actions"] - a["actions"], 1.0)
+        in_window = {k: (b[k] - a[k]) / n * 1e6 for k in ("workers", "postgres", "haproxy")}
     return {"workers": workers, "out": out, "per_action_us": per, "net_us": net, "idle_cpu_per_s": idle,
+            "window_us": in_window,
             "actions": acts, "span": span, "client_share": client, "rss_mib": (before["rss"], after["rss"])}
 
 
@@ -178,7 +202,7 @@ def main() -> None:
             print(f"--- {n} worker(s)\n{r['out']}", flush=True)
             rows.append(r)
     rate1 = peer()
-    rate = max(rate0, rate1) if rate0 is not None and rate1 is not None else None
+    calls = max(rate0, rate1) if rate0 is not None and rate1 is not None else None
     print(f"health checks: {args.check or 'as shipped'}")
     print(f"{args.tables} tables, {args.seconds:.0f} s measured, bot delay {args.bot_delay} s, think {args.think} s; "
           f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the end")
@@ -195,19 +219,21 @@ def main() -> None:
         print(f"| {r['workers']} | {held} | {p50} | {p99} | {rate} | {cells} | {r['client_share']:.0%} "
               f"| {mem[0]:.0f} → {mem[1]:.0f} MiB |")
     print("(µs per action over the whole load run; in brackets less the idle cluster's own CPU in as long a time)")
-    if rate is not None:
-        print(f"peer: mahjong estimate_hand_value {rate:.0f} calls/s (before {rate0:.0f}, after {rate1:.0f}); "
-              f"one peer call = {1e6 / rate:.0f} µs")
+    if calls is not None:
+        print(f"peer: mahjong estimate_hand_value {calls:.0f} calls/s (before {rate0:.0f}, after {rate1:.0f}); "
+              f"one peer call = {1e6 / calls:.0f} µs")
     for r in rows:
-        per = r["per_action_us"]
-        line = f"{r['workers']} worker(s): workers {per['workers']:.0f} µs an action"
+        per = r["window_us"] or r["per_action_us"]
+        line = f"{r['workers']} worker(s), in load_table's measured window: workers {per['workers']:.0f} µs an action"
         if alone is not None:
-            line += f" = {per['workers'] / alone[1]:.2f}x the single process's {alone[1]:.0f} µs"
-        if rate is not None:
-            line += (f"; in peer calls: workers {per['workers'] * rate / 1e6:.2f}, PostgreSQL "
-                     f"{per['postgres'] * rate / 1e6:.2f}, HAProxy {per['haproxy'] * rate / 1e6:.2f}")
+            line += f" = {per['workers'] / alone[1]:.2f}x the single process's {alone[1]:.0f} µs (its window)"
+        if calls is not None:
+            line += (f"; in peer calls: workers {per['workers'] * calls / 1e6:.2f}, PostgreSQL "
+                     f"{per['postgres'] * calls / 1e6:.2f}, HAProxy {per['haproxy'] * calls / 1e6:.2f}")
             if alone is not None:
-                line += f", the single process {alone[1] * rate / 1e6:.2f}"
+                line += f", the single process {alone[1] * calls / 1e6:.2f}"
+        else:
+            line += f"; PostgreSQL {per['postgres']:.0f} µs, HAProxy {per['haproxy']:.0f} µs"
         print(line)
     print(json.dumps([{k: v for k, v in r.items() if k != "out"} for r in rows]))
 

@@ -320,11 +320,12 @@ async def main(args: argparse.Namespace) -> None:
                 lag, watched = ClientLag(), asyncio.Event()
                 watcher = asyncio.create_task(lag.watch(watched))
                 texts, me0 = await scrape(http, metrics), time.process_time()
-                t0 = time.monotonic()
+                t0, wall0 = time.monotonic(), time.time()
                 gc0, late0, cpu0 = gc_pauses(texts), buckets_of(texts, "daer_step_lateness_seconds"), \
                     cpu_and_actions(texts)
                 await asyncio.sleep(args.seconds - (time.monotonic() - t0))
                 texts, me1 = await scrape(http, metrics), time.process_time()
+                print(f"measured window (Unix time): {wall0:.2f} {time.time():.2f}", flush=True)
                 watched.set()
                 await watcher
                 gc.enable()
