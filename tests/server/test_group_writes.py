@@ -13,19 +13,13 @@ from typing import Any
 import msgspec
 import pytest
 from sqlalchemy import text
+from test_writer import _frames
 
 from daer.server.safety.bounds import RoomConfig
 from daer.server.table.seating import Conn
 from daer.store import ActionRow, ReplyRow, Store
 from daer.store.leases import Fence
 from daer.store.writer import MIN_BATCH, Writer
-
-
-def _frames(conn: Conn) -> list[str | None]:
-    out = []
-    while not conn.queue.empty():
-        out.append(conn.queue.get_nowait())
-    return out
 
 
 def _room(store: Store, code: str) -> int:
