@@ -5,9 +5,10 @@ Run: ``.venv/bin/python benchmarks/load_cluster.py --tables 300 --seconds 40``. 
 starts a fresh cluster (workers paced like load_table's own server: ``--bot-delay``, no claim window, the
 test limits), runs load_table against the balancer (``--url``, every worker's ``/metrics`` summed), stops
 the cluster, and reports what load_table measured (tables held, latency, actions per second, the workers'
-CPU per action, the load client's share of the cores) and, over the whole load run, the CPU each part took
-per applied action — the workers, PostgreSQL (the postmaster, its live backends and the ones that ended)
-and HAProxy — read from /proc.  These are the inputs of the capacity model in docs/deploy.md.
+CPU per action, the load client's share of the cores) and the CPU each part took per applied action — the
+workers, PostgreSQL (the postmaster, its live backends and the ones that ended) and HAProxy, read from /proc
+every 0.5 s — both inside load_table's measured window (the steady state: room creation at the start left
+out) and over the whole load run.  These are the inputs of the capacity model in docs/deploy.md.
 
 First, in the same run, the single process it is compared with: ``load_table.py`` on embedded SQLite at the same
 tables and pace (``--no-single`` skips it); the table gives each worker count's CPU per action over the single
