@@ -304,5 +304,24 @@ def test_0010_drops_the_index_that_repeats_the_unique_one_and_a_hands_actions_st
         assert "ix_actions_hand_id" in {i["name"] for i in inspect(conn).get_indexes("actions")}
     again = Store(db_url)
     with again.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == HEAD == "0010"
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD
+    again.close()
+
+
+def test_0011_indexes_the_rooms_by_status_and_goes_back(db_url: str) -> None:
+    """0011 adds ``ix_rooms_status`` (the live rooms' queries read only them), the downgrade drops it, and upgrading
+    again puts it back."""
+    with _migrated(db_url, "0010") as conn:
+        assert "ix_rooms_status" not in {i["name"] for i in inspect(conn).get_indexes("rooms")}
+    store = Store(db_url)
+    with store.engine.connect() as conn:
+        assert {"name": "ix_rooms_status", "column_names": ["status"]}.items() <= next(
+            i for i in inspect(conn).get_indexes("rooms") if i["name"] == "ix_rooms_status").items()
+    store.close()
+    with _migrated(db_url, "0010", down=True) as conn:
+        assert "ix_rooms_status" not in {i["name"] for i in inspect(conn).get_indexes("rooms")}
+    again = Store(db_url)
+    with again.engine.connect() as conn:
+        assert "ix_rooms_status" in {i["name"] for i in inspect(conn).get_indexes("rooms")}
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD == "0011"
     again.close()

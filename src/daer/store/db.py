@@ -22,11 +22,11 @@ from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Table, create_engine, event, func, select, text
+from sqlalchemy import Connection, Table, create_engine, event, func, literal_column, select, text
 from sqlalchemy.engine import Engine
 
 from daer.store.leases import Fence, now
-from daer.store.models import ActionTable, HandTable, ReplyTable, RoomTable, SeatTable
+from daer.store.models import CREATE_KEYS, ActionTable, HandTable, ReplyTable, RoomTable, SeatTable
 from daer.store.records import HandRecord, record_stmts
 from daer.store.writer import Batch, Stmt, Writer
 
@@ -293,10 +293,14 @@ class Store:
 
     def room_of_request(self, creator: str, client_id: str) -> str | None:
         """The room that ``creator`` (an address's hash) made with a request stored as ``client_id`` (one
-        ``replies`` row of the room, :meth:`create_room`), if any: found through the creator's index."""
+        ``replies`` row of the room, :meth:`create_room`), if any.  Found through the unique index of the create
+        keys (migration 0005): the query names that index's condition as written, so that the planner may use
+        it — without it PostgreSQL read the whole ``replies`` table (every stored answer of every room) at each
+        create from an address that made many rooms."""
         with self.engine.connect() as conn:
             return conn.execute(select(_ROOMS.c.code).join(_REPLIES, _REPLIES.c.room_code == _ROOMS.c.code).where(
-                _ROOMS.c.creator == creator, _REPLIES.c.client_id == client_id).limit(1)).scalar()
+                _REPLIES.c.client_id == client_id, _REPLIES.c.client_id.like(literal_column(CREATE_KEYS)),
+                _ROOMS.c.creator == creator).limit(1)).scalar()
 
     def update_room(self, code: str, *, fence: Fence, seats: list[SeatRow] | None = None,
                     reply: ReplyRow | None = None, **fields: Any) -> None:

@@ -17,7 +17,9 @@ class RoomTable(Base):
     code: Mapped[str] = mapped_column(String(16), primary_key=True)
     created_at: Mapped[float] = mapped_column()
     config: Mapped[str] = mapped_column(Text)
-    status: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``waiting``, ``playing``, ``between`` (live) or over; indexed (migration 0011) for the queries of the live
+    rooms — take-overs, the expiry of rooms nobody joined — among every room ever made."""
     version: Mapped[int] = mapped_column(Integer)
     scores: Mapped[str] = mapped_column(Text)
     dealer: Mapped[int] = mapped_column(Integer)
@@ -88,13 +90,18 @@ class ActionTable(Base):
     payload: Mapped[str] = mapped_column(Text)
 
 
+CREATE_KEYS = "'create:%'"
+"""The condition's pattern (an SQL literal) of the create keys' unique index on ``replies``: a query that means
+to use the index names it as written (a bound parameter would not let the planner prove the condition)."""
+
+
 class ReplyTable(Base):
     """The first answer to a seat's action or command id (JSON), so a repeat gets it again after a restart."""
 
     __tablename__ = "replies"
     __table_args__ = (Index("uq_replies_create_request", "client_id", unique=True,
-                            sqlite_where=text("client_id LIKE 'create:%'"),
-                            postgresql_where=text("client_id LIKE 'create:%'")),)
+                            sqlite_where=text(f"client_id LIKE {CREATE_KEYS}"),
+                            postgresql_where=text(f"client_id LIKE {CREATE_KEYS}")),)
     """A create's request key names one room only (migration 0005)."""
     room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
