@@ -28,9 +28,10 @@ back.  It prints a report (``--json FILE`` also writes it): tables, actions acke
 duplicated, the faults with the rooms each one hit and their resumption times (a fault to the room's first new
 version on a fresh connection), p99 during and outside the faults, and each worker's memory at the start and
 the end with its growth per hour (a linear fit within each process's life, the first ``--window`` seconds
-after a start left out).  It exits 1 when a check fails.  ``--server-arg`` passes one more option to
-every worker (``--server-arg=--log-level --server-arg=debug``: each action in the workers' logs, to trace a
-failed check).
+after a start left out) and its RSS minute by minute (in ``--json``; every eighth of them printed), which
+tells a leak (steady growth) from caches filling (growth that slows).  It exits 1 when a check fails.
+``--server-arg`` passes one more option to every worker (``--server-arg=--log-level --server-arg=debug``: each
+action in the workers' logs, to trace a failed check).
 """
 
 from __future__ import annotations
@@ -306,6 +307,17 @@ def schedule(minutes: float, kill_every: float, window: float, rng: random.Rando
     faults = [*kills, Fault((pg_after + 0.5) * step, "postgres"),
               Fault((drain_after + 0.5) * step, "drain", rng.choice(names))]
     return sorted((f for f in faults if f.at <= span - window), key=lambda f: f.at)
+
+
+def minutely(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """(minute, MiB) of the first sample in each minute of ``points`` ((wall time, MiB), in order), from the
+    first point's minute: the memory's shape over the run (a leak grows steadily, caches filling slow down)."""
+    out: list[tuple[float, float]] = []
+    for t, mib in points:
+        minute = int((t - points[0][0]) // 60)
+        if not out or minute > out[-1][0]:
+            out.append((minute, round(mib, 1)))
+    return out
 
 
 class Soak:
@@ -595,7 +607,8 @@ async def soak(state: dict[str, Any], folder: Path, args: argparse.Namespace) ->
                         else None, "processes": len(lives),
                         "longest_life_min": round(max((b - a for a, b in lives.values()), default=0.0) / 60, 1),
                         "rooms_start": held[0] if held else None, "rooms_end": held[-1] if held else None,
-                        "growth_mib_per_hour": None if slope is None else round(slope, 1)}
+                        "growth_mib_per_hour": None if slope is None else round(slope, 1),
+                        "series": minutely([(t, mib) for t, _, mib in pts])}
     refusals: dict[str, int] = {}
     for t in tables:
         for code, k in t.refusals.items():
@@ -648,6 +661,9 @@ def show(r: dict[str, Any]) -> str:
         lines.append(f"memory {name}: {m['start_mib']} → {m['end_mib']} MiB (rooms held {m['rooms_start']} → "
                      f"{m['rooms_end']}) over {m['processes']} process(es), the longest {m['longest_life_min']} min; "
                      f"growth {m['growth_mib_per_hour']} MiB/hour (fitted within each life)")
+        if m["series"]:  # the shape: steady growth (a leak) or growth that slows (caches filling)
+            step = max(1, len(m["series"]) // 8)
+            lines.append("  RSS by minute: " + ", ".join(f"{t:g}: {mib:g}" for t, mib in m["series"][::step]))
     lines.append(f"refusals: {r['refusals'] or 'none'}; load average {r['load_average']}")
     for name, ok in r["checks"].items():
         lines.append(f"  [{'ok' if ok else 'FAILED'}] {name}")

@@ -129,6 +129,12 @@ def test_growth_is_fitted_within_each_process_life() -> None:
     assert soak.slope_per_hour([(0.0, 1, 1.0)]) is None
 
 
+def test_the_memory_series_keeps_the_first_sample_of_each_minute_from_the_first_one() -> None:
+    samples = [(1000.0 + t, 100.0 + t / 60) for t in range(0, 300, 5)]  # every 5 s for 5 minutes, 1 MiB a minute
+    assert soak.minutely(samples) == [(0, 100.0), (1, 101.0), (2, 102.0), (3, 103.0), (4, 104.0)]
+    assert soak.minutely([]) == []
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
 def test_a_short_chaos_soak_loses_nothing(tmp_path: Path) -> None:
