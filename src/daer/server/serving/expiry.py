@@ -51,8 +51,9 @@ async def sweep_forever(manager: RoomManager, limits: Limits) -> None:
                       finished_ttl=limits.finished_ttl)
             if n:
                 log.info("expired %d rooms", n)
-            # rooms of a cluster that nobody ever connected to are in no worker's memory: one UPDATE over the
-            # rooms table (every room ever made: it grows), run in a worker thread so the loop keeps serving
+            # rooms of a cluster that nobody ever connected to are in no worker's memory: one UPDATE of the
+            # waiting rooms (found through the status index, migration 0011), in a worker thread so the loop
+            # keeps serving
             n = await asyncio.to_thread(manager.leases.expire_unclaimed, time.time() - limits.waiting_ttl)
             if n:
                 log.info("expired %d rooms nobody ever joined", n)
