@@ -223,24 +223,29 @@ def instant_win(rules: Ruleset, hand: Counts) -> tuple[str, int, tuple[Group, ..
     return name, sum(g.hu for g in groups), groups
 
 
+_SCORING_RUNS = tuple([(b, b + 1, b + 2) for b in (0, 10)] + [(b + 1, b + 6, b + 9) for b in (0, 10)])
+"""The runs that score among loose cards: 一二三 and 二七十 of each size."""
+
+
 def _scoring_runs(rules: Ruleset, rest: list[int]) -> tuple[Group, ...]:
     """Most-胡 set of disjoint 一二三 / 二七十 runs among loose cards (no other 列 scores there)."""
-    scoring = [(b, b + 1, b + 2) for b in (0, 10)] + [(b + 1, b + 6, b + 9) for b in (0, 10)]
-    best: tuple[int, tuple[Group, ...]] = (0, ())
+    best: list[tuple[int, tuple[Group, ...]]] = [(0, ())]
+    _runs_from(rules, list(rest), 0, (), best)
+    return best[0][1]
 
-    def go(c: list[int], i: int, acc: tuple[Group, ...]) -> None:
-        nonlocal best
-        total = sum(g.hu for g in acc)
-        if total > best[0]:
-            best = (total, acc)
-        for j in range(i, len(scoring)):
-            cards = scoring[j]
-            if all(c[k] for k in cards):
-                for k in cards:
-                    c[k] -= 1
-                go(c, j, (*acc, Group(GroupKind.RUN, cards, run_hu(rules.hu, cards[0], cards[1]))))
-                for k in cards:
-                    c[k] += 1
 
-    go(list(rest), 0, ())
-    return best[1]
+def _runs_from(rules: Ruleset, c: list[int], i: int, acc: tuple[Group, ...],
+               best: list[tuple[int, tuple[Group, ...]]]) -> None:
+    """:func:`_scoring_runs`' search from run ``i`` on, the best so far in ``best[0]``.  A module function, not a
+    closure that calls itself: that would be a reference cycle left for the collector at every call."""
+    total = sum(g.hu for g in acc)
+    if total > best[0][0]:
+        best[0] = (total, acc)
+    for j in range(i, len(_SCORING_RUNS)):
+        cards = _SCORING_RUNS[j]
+        if all(c[k] for k in cards):
+            for k in cards:
+                c[k] -= 1
+            _runs_from(rules, c, j, (*acc, Group(GroupKind.RUN, cards, run_hu(rules.hu, cards[0], cards[1]))), best)
+            for k in cards:
+                c[k] += 1

@@ -114,32 +114,33 @@ def leftover(hand: Counts, win: int | None, *, pair_allowed: bool) -> list[int]:
             c[k] = 0
     if win is not None:
         c[win] += 1
-    memo: dict[tuple[tuple[int, ...], bool], list[int]] = {}
+    return _fewest_left(tuple(c), pair_allowed, {})
 
-    def go(key: tuple[int, ...], pair: bool) -> list[int]:
-        hit = memo.get((key, pair))
-        if hit is not None:
-            return hit
-        k = 0
-        while k < N_KINDS and key[k] == 0:
-            k += 1
-        if k == N_KINDS:
-            return []
-        cur = list(key)
-        cur[k] -= 1
-        best = [k, *go(tuple(cur), pair)]
-        cur[k] += 1
-        for shape, cards in _candidates(cur, k):
-            if shape is GroupKind.LONG or (shape is GroupKind.PAIR and not pair):
-                continue
-            for card in cards:
-                cur[card] -= 1
-            rest = go(tuple(cur), pair and shape is not GroupKind.PAIR)
-            for card in cards:
-                cur[card] += 1
-            if len(rest) < len(best):
-                best = rest
-        memo[(key, pair)] = best
-        return best
 
-    return go(tuple(c), pair_allowed)
+def _fewest_left(key: tuple[int, ...], pair: bool, memo: dict[tuple[tuple[int, ...], bool], list[int]]) -> list[int]:
+    """:func:`leftover`'s search over the counts ``key`` (``pair``: a 对 may still be used).  A module function,
+    not a closure that calls itself: that would be a reference cycle left for the collector at every call."""
+    hit = memo.get((key, pair))
+    if hit is not None:
+        return hit
+    k = 0
+    while k < N_KINDS and key[k] == 0:
+        k += 1
+    if k == N_KINDS:
+        return []
+    cur = list(key)
+    cur[k] -= 1
+    best = [k, *_fewest_left(tuple(cur), pair, memo)]
+    cur[k] += 1
+    for shape, cards in _candidates(cur, k):
+        if shape is GroupKind.LONG or (shape is GroupKind.PAIR and not pair):
+            continue
+        for card in cards:
+            cur[card] -= 1
+        rest = _fewest_left(tuple(cur), pair and shape is not GroupKind.PAIR, memo)
+        for card in cards:
+            cur[card] += 1
+        if len(rest) < len(best):
+            best = rest
+    memo[(key, pair)] = best
+    return best
