@@ -50,6 +50,13 @@ def now(engine: Engine | Connection) -> ColumnElement[Any]:
     return func.extract("epoch", func.clock_timestamp())
 
 
+def _held_by(owner: str) -> ColumnElement[bool]:
+    """``rooms.owner = owner`` for a statement that finds its rooms by code, written so that it is no index
+    condition: the rooms are found by their primary key, not among every room of the worker in ``ix_rooms_owner``
+    (:data:`daer.store.db.OWNER_BY_CODE`)."""
+    return _ROOMS.c.owner.concat("") == owner
+
+
 def acquire(engine: Engine, code: str, owner: str, ttl: float, *, steal: bool = False) -> int | None:
     """Take the room's lease if it is free, expired or already ``owner``'s (``steal``: in any case, for the
     single process of a SQLite store); the new epoch, or None when another worker holds it."""
@@ -91,7 +98,7 @@ def renew(engine: Engine, owner: str, ttl: float, codes: list[str]) -> dict[str,
     if skipped:
         with engine.connect() as conn:
             rows = conn.execute(select(_ROOMS.c.code, _ROOMS.c.lease_epoch, _ROOMS.c.wanted_by)
-                                .where(_ROOMS.c.owner == owner, _ROOMS.c.code.in_(skipped))).all()
+                                .where(_held_by(owner), _ROOMS.c.code.in_(skipped))).all()
         mine.update({r.code: (int(r.lease_epoch), r.wanted_by) for r in rows})
     return mine
 
@@ -101,7 +108,7 @@ def _renew_chunk(engine: Engine, owner: str, ttl: float, chunk: list[str],
     """Extend the leases of ``chunk`` that ``owner`` holds and nobody has locked (into ``mine``), in one
     transaction; the codes not renewed (locked by a write in flight, or not ``owner``'s)."""
     with engine.begin() as conn:
-        free = (select(_ROOMS.c.code).where(_ROOMS.c.owner == owner, _ROOMS.c.code.in_(chunk))
+        free = (select(_ROOMS.c.code).where(_held_by(owner), _ROOMS.c.code.in_(chunk))
                 .with_for_update(skip_locked=True))
         rows = conn.execute(update(_ROOMS).where(_ROOMS.c.code.in_(free.scalar_subquery()))
                             .values(lease_until=now(conn) + ttl)
@@ -114,7 +121,7 @@ def release(engine: Engine, code: str, owner: str, epoch: int) -> bool:
     """Give the lease up (the epoch stays: the next holder raises it); False if it was not ours any more."""
     with engine.begin() as conn:
         res = conn.execute(update(_ROOMS).where(
-            _ROOMS.c.code == code, _ROOMS.c.owner == owner, _ROOMS.c.lease_epoch == epoch,
+            _ROOMS.c.code == code, _held_by(owner), _ROOMS.c.lease_epoch == epoch,
         ).values(owner=None, lease_until=None))
         return res.rowcount == 1
 

@@ -292,11 +292,13 @@ class Writer:
             self._conn = self.engine.raw_connection()
             if not self.named:
                 # Every statement of the writer finds its rows by primary key; a batch joins its arrays to the
-                # rooms by code.  On a small rooms table the planner would hash-join a sequential scan of it
-                # (the whole table read for each group); the index's nested loop is what every size needs.
+                # rooms by code.  On a small or young rooms table (no statistics yet: it looks a few pages big)
+                # the planner would hash-join or loop over a sequential scan of it (the whole table read for each
+                # group); the primary key's nested loop is what every size needs.
                 cur = self._conn.cursor()
                 cur.execute("SET enable_hashjoin = off")
                 cur.execute("SET enable_mergejoin = off")
+                cur.execute("SET enable_seqscan = off")
                 cur.close()
                 self._conn.commit()
         return self._conn
