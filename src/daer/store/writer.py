@@ -299,6 +299,10 @@ class Writer:
                 cur.execute("SET enable_hashjoin = off")
                 cur.execute("SET enable_mergejoin = off")
                 cur.execute("SET enable_seqscan = off")
+                # With those paths off each statement has one sensible plan whatever its parameters, so it is
+                # planned once (psycopg prepares it) instead of at every execution: the default, a custom plan
+                # for each set of parameters, was a quarter of a group's cost (benchmarks.md, "the fence").
+                cur.execute("SET plan_cache_mode = force_generic_plan")
                 cur.close()
                 self._conn.commit()
         return self._conn
