@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from daer.bots import HeuristicBot
 from daer.cards import N_KINDS, kind_of
 from daer.engine import new_hand
@@ -27,7 +29,7 @@ def searched(rules: Ruleset, view: View) -> tuple[tuple[int, int], ...]:
 
 
 def test_the_remembered_hint_is_the_searched_one_at_every_step() -> None:
-    hints._known.clear()
+    hints.forget()
     checked = hits = nonempty = 0
     for name in preset_names():
         rules = find_rules(name)
@@ -51,6 +53,30 @@ def test_the_remembered_hint_is_the_searched_one_at_every_step() -> None:
         gc.collect()  # (a tuple once the ones in it are untracked: one level of nesting a collection)
     left = [(k, v) for k, v in hints._known.items() if gc.is_tracked(k) or gc.is_tracked(v)]
     assert not left, left[:3]
+
+
+def test_the_remembered_hints_stay_bounded_and_keep_what_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two generations of at most LIMIT entries: a hint asked for again survives a generation's end (it moves to
+    the current one), the table never holds more than twice LIMIT, and the answers stay the searched ones."""
+    monkeypatch.setattr(hints, "LIMIT", 50)
+    hints.forget()
+    rules = find_rules("luzhou")
+    views = []
+    for i in range(120):
+        st = new_hand(rules, seed=f"bounded:{i}", dealer=0)
+        views.append(st.view(1, log=False))  # seat 1 holds its dealt cards, not to act
+    kept = views[0]
+    first = hints.waits_hint(rules, kept)
+    sizes = []
+    for view in views[1:]:
+        assert hints.waits_hint(rules, view) == searched(rules, view)
+        assert hints.waits_hint(rules, kept) == first == searched(rules, kept)  # asked for at every step
+        sizes.append(len(hints._known) + len(hints._older))
+    assert max(sizes) <= 2 * hints.LIMIT
+    assert len(set(map(id, [hints._known, hints._older]))) == 2 and len(hints._older) > 0  # generations turned
+    counts = tuple(sum(1 for c in kept.hand if kind_of(c) == k) for k in range(N_KINDS))
+    assert any(k[2] == counts for k in hints._known)  # still in the current generation
+    hints.forget()
 
 
 def test_a_matchs_kept_hint_is_the_searched_one_at_every_step() -> None:

@@ -4,8 +4,10 @@ A seat's waits depend only on the ruleset's 胡 table and win shape (its :func:`
 its concealed cards and its own melds, which change at most once per action of that seat, while the seat's
 update is rebuilt on every step of the table (each discard, each claim window): the hint is looked up, not
 searched again (it was ~5% of the server's CPU per action, docs/benchmarks.md "Measuring issue 12's targets").
-The table holds only ints, strings and tuples (the collector stops tracking them) and is emptied when it grows past
-:data:`LIMIT` entries.
+The table holds only ints, strings and tuples (the collector stops tracking them), in two generations of at most
+:data:`LIMIT` entries: the current one, and the one before it, whose entries move back to the current one when
+asked for; when the current one is full, it becomes the one before (the older one is dropped).  So what is in use
+stays, and the table never holds more than twice :data:`LIMIT`.
 """
 
 from __future__ import annotations
@@ -18,10 +20,14 @@ from daer.rules.model import Ruleset
 
 Hint = tuple[tuple[int, int], ...]
 """(kind, 胡) of every card that would win now, at least the ruleset's minimum 胡."""
-LIMIT = 100_000
-"""Entries kept at most (a few hundred bytes each): past it the table starts again empty."""
+LIMIT = 20_000
+"""Entries of a generation (a few hundred bytes each; every seat of 2,000 tables fits in one).  Before, one table
+of up to 100,000 entries was emptied only when full: at a soak's pace it took hours to fill, and its tens of MiB
+were a steady part of the workers' memory growth (docs/benchmarks.md, "Chaos soak")."""
 
-_known: dict[tuple[int, int, tuple[int, ...], tuple[tuple[str, tuple[int, ...]], ...]], Hint] = {}
+Key = tuple[int, int, tuple[int, ...], tuple[tuple[str, tuple[int, ...]], ...]]
+_known: dict[Key, Hint] = {}
+_older: dict[Key, Hint] = {}
 
 
 def waits_hint(rules: Ruleset, view: View) -> Hint:
@@ -38,12 +44,27 @@ def waits_hint(rules: Ruleset, view: View) -> Hint:
     hit = _known.get(key)
     if hit is not None:
         return hit
+    hit = _older.get(key)
+    if hit is not None:
+        _remember(key, hit)
+        return hit
     try:
         found = waits(rules, key[2], tuple(Meld(MeldKind(kind), kinds) for kind, kinds in own))
     except ValueError:
         found = []
     hint = tuple((w.kind, w.hu) for w in found if w.hu >= rules.win.min_hu)
-    if len(_known) >= LIMIT:
-        _known.clear()
-    _known[key] = hint
+    _remember(key, hint)
     return hint
+
+
+def _remember(key: Key, hint: Hint) -> None:
+    global _known, _older  # the two generations are this module's state
+    if len(_known) >= LIMIT:
+        _older, _known = _known, {}
+    _known[key] = hint
+
+
+def forget() -> None:
+    """Empty both generations (tests)."""
+    _known.clear()
+    _older.clear()
