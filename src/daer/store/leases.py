@@ -43,11 +43,19 @@ class Fence:
     version: int
 
 
+_NOW: dict[str, ColumnElement[Any]] = {}
+
+
 def now(engine: Engine | Connection) -> ColumnElement[Any]:
-    """The database's clock in seconds since the Unix epoch (one clock for every worker)."""
-    if engine.dialect.name == "sqlite":
-        return (func.julianday("now") - 2440587.5) * 86400.0
-    return func.extract("epoch", func.clock_timestamp())
+    """The database's clock in seconds since the Unix epoch (one clock for every worker).  Built once per database:
+    a SQL function object is a reference cycle, and one made at every renewal was garbage that only a collection
+    frees — under ``--gc tuned``, never (``tests/server/test_cycles.py``)."""
+    name = engine.dialect.name
+    clock = _NOW.get(name)
+    if clock is None:
+        clock = _NOW[name] = ((func.julianday("now") - 2440587.5) * 86400.0 if name == "sqlite"
+                              else func.extract("epoch", func.clock_timestamp()))
+    return clock
 
 
 def _held_by(owner: str) -> ColumnElement[bool]:

@@ -51,6 +51,16 @@ class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:  # the application runs from the next loop step on: it finds the extension
             scope["extensions"][SEND_NOW] = self.send_now
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The extension out of the scope once the socket is gone: the scope is the protocol's own, so its bound
+        ``send_now`` there made a reference cycle (protocol → scope → method → protocol) that only a collection
+        frees — and under ``--gc tuned`` a cycle alive at one collection is frozen and never freed: every closed
+        connection stayed in memory (``tests/server/test_cycles.py``)."""
+        super().connection_lost(exc)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(SEND_NOW, None)
+
     def send_now(self, *texts: str) -> bool:
         """Write text frames now (in one write to the socket) if uvicorn's ``send`` of them would not wait;
         False: send them through ASGI."""
