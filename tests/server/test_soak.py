@@ -110,6 +110,22 @@ def test_rooms_that_are_not_resumable_or_stalled_or_never_resumed_fail() -> None
     assert _failed(tables, store, {"BBBB": True}) == []
 
 
+def test_a_fresh_hello_resumes_a_seat_at_its_version_and_a_left_room_as_a_spectator_behind_it() -> None:
+    """The person's room must come back at least at the version its client saw; a room whose person left is asked
+    as a spectator, who is shown a hand in play WATCH_DELAY public steps behind (before, that failed the check)."""
+    seated = soak.Room("AAAA", "secret-a", v=12, status="playing")
+    left = soak.Room("BBBB", "secret-b", v=30, status="playing", leaving=True)
+    assert soak.resumed_by(seated, {"t": "welcome", "seat": 0}) is None
+    assert soak.resumed_by(seated, {"t": "welcome", "seat": None}) is False  # the token lost its seat
+    assert soak.resumed_by(seated, {"t": "update", "v": 12}) is True
+    assert soak.resumed_by(seated, {"t": "update", "v": 11}) is False  # behind its client
+    assert soak.resumed_by(left, {"t": "welcome", "seat": None}) is None
+    assert soak.resumed_by(left, {"t": "welcome", "seat": 0}) is False
+    assert soak.resumed_by(left, {"t": "update", "v": 30 - soak.WATCH_DELAY}) is True
+    assert soak.resumed_by(left, {"t": "update", "v": 29 - soak.WATCH_DELAY}) is False
+    assert soak.resumed_by(left, {"t": "pong"}) is None
+
+
 def test_the_schedule_has_its_kills_one_postgres_restart_and_one_drain_apart() -> None:
     faults = soak.schedule(60, 3, 30, random.Random(4), ["w1", "w2"])
     kinds = [f.kind for f in faults]
