@@ -34,7 +34,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_shipped_weights_load_with_the_encoding_sizes() -> None:
-    for name in (DEFAULT_WEIGHTS, "paohuzi"):
+    shipped = sorted(p.stem for p in WEIGHTS_DIR.glob("*.npz"))
+    assert {DEFAULT_WEIGHTS, "paohuzi", "gulin"} <= set(shipped) <= set(preset_names())  # one file a preset at most
+    for name in shipped:
         net = QNet.load(WEIGHTS_DIR / f"{name}.npz")
         shape = (net.layers[0][0].shape[0], net.layers[-1][0].shape[1])
         # one value per action, or per candidate (with the candidates' 听 numbers or without)
@@ -68,6 +70,8 @@ def test_a_preset_without_weights_of_its_own_uses_the_luzhou_weights() -> None:
         path = weights_path(find_rules(name))
         assert path.exists()
         assert path.name in {f"{name}.npz", f"{DEFAULT_WEIGHTS}.npz"}
+    assert weights_path(find_rules("gulin")).name == "gulin.npz"  # 古蔺's own network (docs/bots.md)
+    assert weights_path(find_rules("hejiang")).name == f"{DEFAULT_WEIGHTS}.npz"  # its own was no stronger
 
 
 @pytest.mark.parametrize("rules_name", preset_names())
