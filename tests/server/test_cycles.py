@@ -136,7 +136,7 @@ def test_sockets_served_by_uvicorn_leave_no_cycles_of_daer_objects(tmp_path: Pat
 
     async def main() -> None:
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws=DaerWebSocketProtocol,
-                                               log_level="warning", log_config=None, lifespan="on"))
+                                               log_level=None, log_config=None, access_log=False, lifespan="on"))
         serving = asyncio.create_task(server.serve())
         while not server.started:
             await asyncio.sleep(0.01)
