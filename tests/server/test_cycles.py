@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 import json
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -38,6 +38,20 @@ def ours(o: object) -> str | None:
         return f"method {o.__func__.__qualname__}" if owner.startswith("daer") else None
     kind = type(o)
     return f"{kind.__module__}.{kind.__qualname__}" if kind.__module__.startswith("daer") else None
+
+
+def cycles_left(run: Callable[[], object]) -> list[object]:
+    """Run ``run`` (the collector is off while it runs, or from when it turns it off), then collect with
+    ``gc.DEBUG_SAVEALL`` and turn the collector back on: the objects of the cycles it left."""
+    try:
+        run()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+    finally:
+        gc.set_debug(0)
+        gc.enable()
+    garbage, gc.garbage[:] = list(gc.garbage), []
+    return garbage
 
 
 def play(c: TestClient, hands: int, quit_after: int | None = None) -> int:
@@ -77,19 +91,15 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def test_rooms_that_play_end_and_lose_their_sockets_leave_no_cycles_of_daer_objects(client: TestClient) -> None:
     gc.collect()
     gc.disable()
-    try:
+
+    def rooms() -> None:
         assert play(client, 2) == 2  # a room to its end (two hands)
         play(client, 3, quit_after=4)  # sockets closed mid-hand
         play(client, 3, quit_after=1)
         canary: dict[str, object] = {"rate": Rate(1, 1)}  # a known cycle holding a daer object: must be found
         canary["self"] = canary
-        del canary
-        gc.set_debug(gc.DEBUG_SAVEALL)
-        gc.collect()
-    finally:
-        gc.set_debug(0)
-        gc.enable()
-    garbage, gc.garbage[:] = list(gc.garbage), []
+
+    garbage = cycles_left(rooms)
     found = sorted(filter(None, map(ours, garbage)))
     assert "daer.server.safety.limits.Rate" in found, "the canary cycle was not seen: the test could not see a cycle"
     found.remove("daer.server.safety.limits.Rate")
@@ -150,13 +160,5 @@ def test_sockets_served_by_uvicorn_leave_no_cycles_of_daer_objects(tmp_path: Pat
         server.should_exit = True
         await serving
 
-    try:
-        asyncio.run(main())
-        gc.set_debug(gc.DEBUG_SAVEALL)
-        gc.collect()
-    finally:
-        gc.set_debug(0)
-        gc.enable()
-    garbage, gc.garbage[:] = list(gc.garbage), []
-    found = sorted(filter(None, map(ours, garbage)))
+    found = sorted(filter(None, map(ours, cycles_left(lambda: asyncio.run(main())))))
     assert found == [], f"reference cycles of daer's objects (never freed under --gc tuned): {found[:30]}"
