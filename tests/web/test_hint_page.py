@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 from serving import Server
-from test_layout import CLIPPED
+from test_layout import CLIPPED, turn_to
 from test_page_bugs import room_info, strict
 from test_table_play import COVERED
 
@@ -51,8 +51,7 @@ def test_a_room_with_hints_shows_the_seat_to_act_the_suggestion(server: Server, 
         assert text.startswith("提示：") and text.count("：") >= 2, text
         assert any(w in text for w in ("打", "碰", "吃", "招", "胡", "过")), text
         for w, hgt in ((360, 740), (740, 360)):
-            page.set_viewport_size({"width": w, "height": hgt})
-            page.wait_for_timeout(300)
+            turn_to(page, w, hgt)
             assert page.locator("#tishi").is_visible()
             assert page.evaluate(CLIPPED) == [], (w, hgt)
             assert page.evaluate(COVERED) == [], (w, hgt)

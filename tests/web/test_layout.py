@@ -6,6 +6,7 @@ clips, or a box outside a clipping ancestor or the screen).  Screenshots go to $
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -31,6 +32,17 @@ def shot(page: Page, name: str, tmp_path: Path) -> None:
     page.screenshot(path=str(out / f"{name}.png"))
 
 
+def turn_to(page: Page, w: int, hgt: int) -> None:
+    """Resize the page and wait until it is drawn again for the new size (a debounced redraw).
+
+    Waits until no hand card is off screen or covered and no text is cut, for up to 3 s; the caller's
+    assertions then report whatever is still wrong. A loaded host needs more than a fixed pause."""
+    page.set_viewport_size({"width": w, "height": hgt})
+    page.wait_for_timeout(150)
+    with contextlib.suppress(PlaywrightError):  # still wrong after 3 s: the assertions that follow say what
+        page.wait_for_function(f"() => ({COVERED})().length === 0 && ({CLIPPED})().length === 0", timeout=3000)
+
+
 def hand_state(page: Page) -> Any:
     return page.evaluate("""() => ({
       hand: [...document.querySelectorAll('#hand .card')].map((c) => c.dataset.cid).sort(),
@@ -50,8 +62,7 @@ def test_no_text_or_ring_of_the_table_is_cut_at_any_size(server: Server, browser
         page.click("#start")
         play_until_claim(page)
         for w, hgt in SIZES:
-            page.set_viewport_size({"width": w, "height": hgt})
-            page.wait_for_timeout(400)
+            turn_to(page, w, hgt)
             shot(page, f"claim-{w}x{hgt}", tmp_path)
             assert page.evaluate(CLIPPED) == [], (w, hgt)
             assert page.evaluate(COVERED) == [], (w, hgt)
@@ -77,8 +88,7 @@ def test_no_text_or_ring_of_the_table_is_cut_at_any_size(server: Server, browser
             shot(page, "stuck", tmp_path)
             pytest.fail("never the seat's turn")
         for w, hgt in SIZES:
-            page.set_viewport_size({"width": w, "height": hgt})
-            page.wait_for_timeout(400)
+            turn_to(page, w, hgt)
             shot(page, f"turn-{w}x{hgt}", tmp_path)
             assert page.evaluate(CLIPPED) == [], (w, hgt)
             assert page.evaluate(COVERED) == [], (w, hgt)
@@ -98,8 +108,7 @@ def test_landscape_puts_the_seats_at_the_sides_and_top_and_the_choices_beside_th
         page.click("#start")
         play_until_claim(page)
         before = hand_state(page)
-        page.set_viewport_size({"width": w, "height": hgt})  # turned sideways mid-hand
-        page.wait_for_timeout(200)
+        turn_to(page, w, hgt)  # turned sideways mid-hand
         assert hand_state(page) == before  # nothing lost
         shot(page, f"landscape-{w}x{hgt}", tmp_path)
         assert page.evaluate(COVERED) == []
@@ -112,8 +121,7 @@ def test_landscape_puts_the_seats_at_the_sides_and_top_and_the_choices_beside_th
         assert hand["y"] + hand["height"] <= hgt + 1 and hand["y"] >= hgt / 2 - 40  # along the bottom
         assert actions["x"] >= hand["x"] + hand["width"] - 1  # the choice bar beside the hand
         assert page.evaluate(CLIPPED) == []
-        page.set_viewport_size({"width": 360, "height": 740})  # and back
-        page.wait_for_timeout(200)
+        turn_to(page, 360, 740)  # and back
         assert hand_state(page) == before and page.evaluate(COVERED) == []
         assert errors == []
     finally:
