@@ -192,7 +192,9 @@ def _run(tmp_path: Path, db_url: str, kills: int) -> dict[str, int]:
             for k in unanswered:
                 table.acked[k] = replies[k]
             in_flight += len(unanswered)
-            assert versions[code] >= max(p.v or 0 for p in players)
+            # the stored version may lag what was shown by claim windows closed since the last write (a close is
+            # not stored: the replay closes it again, at the same version); what was shown must come back
+            shown = max(p.v or 0 for p in players)
             srv.start()
             # every seat resumes at its version with exactly the events it missed (claim windows every seat had
             # answered close at once after the restart, each a version more — a run of cards nobody may claim
@@ -200,7 +202,7 @@ def _run(tmp_path: Path, db_url: str, kills: int) -> dict[str, int]:
             for p in players:
                 before, seen = list(p.log), p.v
                 upd = p.connect(srv, code)
-                assert upd["v"] >= versions[code], (upd, versions)
+                assert upd["v"] >= max(versions[code], shown), (upd, versions, shown)  # no version goes back
                 assert upd["full"] or upd["since"] == seen
                 assert p.client is not None
                 p.client.send({"t": "sync"})

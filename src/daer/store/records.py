@@ -79,42 +79,49 @@ class HandRecord:
     seats: tuple[SeatResult, ...]
 
 
-_SQL: dict[tuple[bool, bool], str] = {}
+_SQL: dict[tuple[bool, int], str] = {}
 
 
-def _record_sql(writer: Writer, human: bool) -> str:
-    key = (writer.named, human)
+def _record_sql(writer: Writer, seats: int) -> str:
+    """One ``INSERT`` for the rows of a hand's ``seats`` seats: the hand's fields once, each seat's own fields in a
+    ``VALUES`` list (its columns ``column1``…: the name both databases give them), the club looked up once."""
+    key = (writer.named, seats)
     sql = _SQL.get(key)
     if sql is None:
         p = writer.param
+        hand = ("hand_id", "room_code", "hand_number", "rules", "at", "money", "winner", "how", "hu", "mingtang",
+                "day", "month")
+        rows = ", ".join(f"({p(f's{i}')}, {p(f'k{i}')}, {p(f'n{i}')}, {p(f'p{i}')})" for i in range(seats))
         # the subqueries' parameters are their own (PostgreSQL deduces one type per parameter, and the columns
-        # compared differ: varchar against text)
-        player = (f"(SELECT player_id FROM player_seats WHERE room_code = {p('seat_room')} AND seat = {p('seat_no')} "
-                  "ORDER BY id DESC LIMIT 1)") if human else "NULL"
-        cols = ("hand_id", "room_code", "hand_number", "seat", "kind", "name", "rules", "at", "points", "money",
-                "winner", "how", "hu", "mingtang", "day", "month")
+        # compared differ: varchar against text); a seat's player only for a person's seat
+        player = (f"CASE WHEN v.column2 = 'human' THEN (SELECT player_id FROM player_seats WHERE room_code = "
+                  f"{p('seat_room')} AND seat = v.column1 ORDER BY id DESC LIMIT 1) END")
+        club = (f"COALESCE((SELECT club_id FROM club_rooms WHERE room_code = {p('club_room')}), "
+                "(SELECT t.club_id FROM tourney_rooms r JOIN tourneys t ON t.id = r.tourney_id "
+                f"WHERE r.room_code = {p('tourney_room')}))")
         sql = _SQL[key] = (
-            f"INSERT INTO records ({', '.join(cols)}, club_id, player_id) "
-            f"VALUES ({', '.join(p(c) for c in cols)}, "
-            f"COALESCE((SELECT club_id FROM club_rooms WHERE room_code = {p('club_room')}), "
-            "(SELECT t.club_id FROM tourney_rooms r JOIN tourneys t ON t.id = r.tourney_id "
-            f"WHERE r.room_code = {p('tourney_room')})), {player}) "
-            "ON CONFLICT DO NOTHING")
+            f"INSERT INTO records ({', '.join(hand)}, seat, kind, name, points, club_id, player_id) "
+            f"SELECT {', '.join(p(c) for c in hand)}, v.column1, v.column2, v.column3, v.column4, c.club_id, {player} "
+            f"FROM (VALUES {rows}) AS v, (SELECT {club} AS club_id) AS c "
+            "WHERE true ON CONFLICT DO NOTHING")  # WHERE: SQLite's parser needs it before an upsert of a SELECT
     return sql
 
 
 def record_stmts(writer: Writer, hand_id: int, rec: HandRecord, at: float | None = None) -> list[Stmt]:
-    """The statements that store a finished hand's rows (one per seat), for the unit of its finish."""
+    """The statement that stores a finished hand's rows (one per seat), for the unit of its finish (a row
+    already stored is kept, not doubled)."""
+    if not rec.seats:
+        return []
     at = time.time() if at is None else at
-    mingtang = json.dumps(list(rec.mingtang), ensure_ascii=False)
-    day, month = cst_day(at), cst_month(at)
-    return [Stmt(_record_sql(writer, s.kind == "human"), {
-        "hand_id": hand_id, "room_code": rec.room_code, "hand_number": rec.hand_number, "seat": s.seat,
-        "kind": "human" if s.kind == "human" else "bot", "name": s.name[:64], "rules": rec.rules[:64], "at": at,
-        "points": s.points, "money": rec.money, "winner": rec.winner, "how": rec.how, "hu": rec.hu,
-        "mingtang": mingtang, "day": day, "month": month, "club_room": rec.room_code, "tourney_room": rec.room_code,
-        "seat_room": rec.room_code, "seat_no": s.seat})
-        for s in rec.seats]
+    params: dict[str, object] = {
+        "hand_id": hand_id, "room_code": rec.room_code, "hand_number": rec.hand_number, "rules": rec.rules[:64],
+        "at": at, "money": rec.money, "winner": rec.winner, "how": rec.how, "hu": rec.hu,
+        "mingtang": json.dumps(list(rec.mingtang), ensure_ascii=False), "day": cst_day(at), "month": cst_month(at),
+        "club_room": rec.room_code, "tourney_room": rec.room_code, "seat_room": rec.room_code}
+    for i, s in enumerate(rec.seats):
+        params[f"s{i}"], params[f"k{i}"] = s.seat, "human" if s.kind == "human" else "bot"
+        params[f"n{i}"], params[f"p{i}"] = s.name[:64], s.points
+    return [Stmt(_record_sql(writer, len(rec.seats)), params)]
 
 
 def replay_link(code: str, hand: int) -> str:

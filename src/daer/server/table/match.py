@@ -70,6 +70,9 @@ class Match(Together):
     hand_id: int | None = None
     """The store's id of the current (or last) hand: set by whoever performs its :class:`HandWrite`."""
     hand_start: int = 0
+    derived: int = -1
+    """The version a replay of the stored actions reaches (the last stored action's, or the deal's, and the claim
+    windows closed since): while ``version`` is that, a window's close needs no write (:meth:`close_window`)."""
     marks: list[tuple[int, int, int | None]] = field(default_factory=list)
     """(version, length of the log, seat) after each step: public (seat None) or a seat's private one."""
     epoch: dict[int, int] = field(default_factory=dict)
@@ -301,6 +304,7 @@ class Match(Together):
         if not private:
             self.version += 1
         self.watch.record(self.version, action)
+        self.derived = self.version
         changed = []
         if resume and not private and self.seats[seat].auto:  # a private choice changes no public badge
             self.seats[seat].auto = False
@@ -328,12 +332,17 @@ class Match(Together):
 
     def close_window(self, now: float) -> Outcome:
         """Close a complete claim window: a public step (the claim, or the card to the discards, and what follows).
-        Only the version is stored: replaying the stored actions closes the window again."""
+        Nothing is stored unless it ended the hand, or another public step (a seat's change) came since the last
+        stored action: replaying the stored actions closes the window again at the same version (:meth:`replay`),
+        so the room's stored version may lag the public one by such closes, and the next stored write moves it on
+        from where it was stored (its fence compares the stored one).  After a seat's change the replay could not
+        tell which closes came before it, so they are stored as before."""
         st = self.state
         if st is None or not st.window_complete():
             raise RoomError("no_window", "没有可以结束的叫牌窗口", "no complete claim window to close")
         since = self.version
         st.close_window()
+        derived = self.version == self.derived
         self.version += 1
         self.watch.record(self.version, None)
         out = Outcome(timers=True)
@@ -341,6 +350,8 @@ class Match(Together):
             points, room = self._book(st)
             out.writes += [RoomWrite({"version": self.version, **room}), FinishWrite(points)]
             out.ended = True
+        elif derived:
+            self.derived = self.version
         else:
             out.writes.append(RoomWrite({"version": self.version}))
         self.opened = now
@@ -513,6 +524,7 @@ class Match(Together):
         """Make ``st`` the current hand, dealt at ``start_version``."""
         self.state = st
         self.hand_start = start_version
+        self.derived = start_version
         self.marks = [(start_version, len(st.log), None)]
         self.watch.reset(st)
         self.legal, self.epoch, self.deadlines = {}, {}, {}
@@ -588,6 +600,7 @@ class Match(Together):
             self.marks.append((last, len(st.log), None))
         stored = self.version
         self.version = max(self.version, last)
+        self.derived = last  # a seat's change since the last action (stored version past it): closes are stored
         out = Outcome()
         if live and st.over and not finished:  # stopped between storing the last action and booking it
             points, fields = self._book(st)
