@@ -323,5 +323,41 @@ def test_0011_indexes_the_rooms_by_status_and_goes_back(db_url: str) -> None:
     again = Store(db_url)
     with again.engine.connect() as conn:
         assert "ix_rooms_status" in {i["name"] for i in inspect(conn).get_indexes("rooms")}
-        assert MigrationContext.configure(conn).get_current_revision() == HEAD == "0011"
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD
+    again.close()
+
+
+def _keys(conn: Connection) -> set[tuple[str, str]]:
+    return {(t, fk["referred_table"]) for t in ("actions", "replies") for fk in inspect(conn).get_foreign_keys(t)}
+
+
+def test_0012_drops_the_write_paths_foreign_keys_on_postgresql_only_and_goes_back(db_url: str) -> None:
+    """0012 drops the foreign keys of ``actions`` and ``replies`` on PostgreSQL (each checked row locks its parent);
+    SQLite keeps them; the downgrade adds them back, and a room's hand still plays and loads after the upgrade."""
+    with _migrated(db_url, "0011") as conn:
+        assert _keys(conn) == {("actions", "hands"), ("replies", "rooms")}
+    store = Store(db_url)
+    with store.engine.connect() as conn:
+        kept = _keys(conn)
+    assert kept == (set() if store.engine.dialect.name == "postgresql" else {("actions", "hands"), ("replies", "rooms")})
+    with store.engine.begin() as conn:
+        conn.execute(text("INSERT INTO rooms (code, created_at, config, status, version, scores, dealer, hands_played)"
+                          " VALUES ('NEW01', 0, '{\"timer\": 0}', 'playing', 1, '[0,0,0,0]', 0, 0)"))
+        for s in range(4):
+            conn.execute(text("INSERT INTO seats (room_code, seat, kind, name, token_hash, auto) "
+                              "VALUES ('NEW01', :s, 'bot', 'b', NULL, :f)"), {"s": s, "f": False})
+        played = _hand(conn, 1, 1, 5, n_actions=4, finished=False, version=1, code="NEW01")
+    row = store.load_room("NEW01")
+    assert row is not None
+    leases = Leases(store, "test", sole=False)
+    epoch = leases.take("NEW01")
+    room = room_from_row(row, store, 0.0, leases.port("NEW01", epoch, row.version, lambda: None))
+    assert room.state is not None and room.state.actions == played
+    store.close()
+    with _migrated(db_url, "0011", down=True) as conn:
+        assert _keys(conn) == {("actions", "hands"), ("replies", "rooms")}  # the rows there are checked again
+    again = Store(db_url)
+    with again.engine.connect() as conn:
+        assert _keys(conn) == kept
+        assert MigrationContext.configure(conn).get_current_revision() == HEAD == "0012"
     again.close()

@@ -83,6 +83,7 @@ class ActionTable(Base):
     __table_args__ = (UniqueConstraint("hand_id", "idx"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"))  # served by the unique (hand_id, idx) index
+    """The hand (a foreign key on SQLite; not checked by PostgreSQL since migration 0012: the write path's cost)."""
     idx: Mapped[int] = mapped_column(Integer)
     version: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
@@ -104,6 +105,7 @@ class ReplyTable(Base):
                             postgresql_where=text(f"client_id LIKE {CREATE_KEYS}")),)
     """A create's request key names one room only (migration 0005)."""
     room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"), primary_key=True)
+    """The room (a foreign key on SQLite; not checked by PostgreSQL since migration 0012: the write path's cost)."""
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     client_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     reply: Mapped[str] = mapped_column(Text)
