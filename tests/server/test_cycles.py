@@ -162,3 +162,133 @@ def test_sockets_served_by_uvicorn_leave_no_cycles_of_daer_objects(tmp_path: Pat
 
     found = sorted(filter(None, map(ours, cycles_left(lambda: asyncio.run(main())))))
     assert found == [], f"reference cycles of daer's objects (never freed under --gc tuned): {found[:30]}"
+
+
+def connection_objects(garbage: list[object], port: int) -> list[str]:
+    """The server side's connection objects among ``garbage``: asyncio's transports of sockets accepted on
+    ``port`` and the protocols' objects, uvicorn's and daer's subclasses (the test's own clients have transports
+    and h11 connections of their own, which are not the server's; the stopped server's objects are one-off)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol  # noqa: PLC0415
+
+    found = []
+    for o in garbage:
+        kind = type(o)
+        extra = getattr(o, "_extra", None)
+        if kind.__module__.startswith("asyncio.") and isinstance(extra, dict):
+            sockname = extra.get("sockname")
+            if isinstance(sockname, tuple) and sockname[1:2] == (port,):
+                found.append(f"{kind.__module__}.{kind.__qualname__}")
+        elif kind.__module__.startswith("uvicorn.protocols") or isinstance(o, H11Protocol):
+            found.append(f"{kind.__module__}.{kind.__qualname__}")
+    return sorted(found)
+
+
+def test_closed_connections_free_their_transports_and_protocols(tmp_path: Path) -> None:
+    """Every connection the server closes — a WebSocket after play, HTTP requests closed cleanly or reset by the
+    client (as a balancer's health check does), a socket that never sent a request — is freed by reference
+    counting, with no cycle left for a collection.  Before: on Python 3.11 each left its asyncio transport in a
+    cycle (~1 KB, its bound reader; python/cpython#100348), and a reset HTTP connection also uvicorn's protocol
+    with its keep-alive timer: under ``--gc tuned`` none was ever freed, ~30 MiB an hour on a soak's worker
+    (docs/benchmarks.md, "Memory that stays flat")."""
+    import asyncio  # noqa: PLC0415
+    import socket  # noqa: PLC0415
+    import struct  # noqa: PLC0415
+
+    import httpx  # noqa: PLC0415
+    import uvicorn  # noqa: PLC0415
+    import websockets  # noqa: PLC0415
+
+    from daer.server.http.slow import DaerHttpProtocol  # noqa: PLC0415
+    from daer.server.http.sockets import DaerWebSocketProtocol  # noqa: PLC0415
+    from daer.server.safety.limits import Deadlines  # noqa: PLC0415
+
+    limits = Limits(rates={"create": HIGH, "join": HIGH, "lookup": HIGH})
+    app = create_app(f"sqlite:///{tmp_path / 'daer.db'}", bot_delay=0.0, limits=limits)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def reset_after_request(path: str) -> None:
+        """A raw HTTP request, its answer read, then the connection reset (SO_LINGER 0: an RST, not a FIN)."""
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+            raw.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert raw.recv(65536).startswith(b"HTTP/1.1 200")
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+    def silent() -> None:
+        """A connection that never sends a request."""
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass
+
+    async def ws_visit(http: httpx.AsyncClient) -> None:
+        room = (await http.post("/api/rooms", json={"name": "A", "config": {"timer": 0, "hands": 1}})).json()
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{room['code']}") as ws:
+            await ws.send(json.dumps({"t": "hello", "room": room["code"], "token": room["token"]}))
+            while json.loads(await asyncio.wait_for(ws.recv(), 10))["t"] != "update":
+                pass
+
+    async def main() -> None:
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, http=DaerHttpProtocol.with_deadlines(Deadlines()),
+                                ws=DaerWebSocketProtocol, log_level=None, log_config=None, access_log=False,
+                                lifespan="on")
+        server = uvicorn.Server(config)
+        serving = asyncio.create_task(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.01)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            await ws_visit(http)  # the first connection's imports and caches are not garbage
+        await asyncio.to_thread(reset_after_request, "/readyz")
+        await asyncio.sleep(0.2)
+        gc.collect()
+        gc.disable()
+        for _ in range(3):
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:  # closed cleanly
+                await ws_visit(http)
+                assert (await http.get("/readyz")).status_code == 200
+            await asyncio.to_thread(reset_after_request, "/readyz")
+            await asyncio.to_thread(reset_after_request, "/api/options")
+            await asyncio.to_thread(silent)
+        await asyncio.sleep(0.3)  # the server side of the last closes
+        server.should_exit = True
+        await serving
+
+    garbage = cycles_left(lambda: asyncio.run(main()))
+    assert [o for o in garbage if isinstance(o, socket.socket)], "no socket in the garbage: the test saw no cycle"
+    left = connection_objects(garbage, port)
+    assert left == [], f"closed connections left in reference cycles (never freed under --gc tuned): {left[:30]}"
+
+
+def test_lease_statements_leave_no_cycles_of_sqlalchemy_objects(tmp_path: Path) -> None:
+    """A cluster worker's lease work — acquire, renew (with its skipped rooms), hand over, release, the take-over
+    search, the expiry of unclaimed rooms — builds no SQL expression per call.  Before, each call built its
+    comparisons and ``now + ttl`` again, reference cycles of SQLAlchemy's objects (its comparators): a soak's
+    workers left ~100 bound parameters a minute in the garbage, frozen for good under ``--gc tuned``."""
+    from daer.server.safety.bounds import RoomConfig  # noqa: PLC0415
+    from daer.server.serving.manager import RoomManager  # noqa: PLC0415
+    from daer.store import Store, leases  # noqa: PLC0415
+
+    store = Store(f"sqlite:///{tmp_path / 'daer.db'}")
+    engine = store.engine
+    manager = RoomManager(store, bot_delay=0.0, worker="a", lease_ttl=30.0, sole=False)
+    codes = [manager.create(RoomConfig(timer=0), "A")[0].code for _ in range(3)]
+
+    def work() -> None:
+        for code in codes:
+            epoch = leases.acquire(engine, code, "a", 30.0, steal=True)
+            assert epoch is not None and leases.release(engine, code, "a", epoch)
+            assert leases.acquire(engine, code, "b", 30.0) is not None
+            leases.want(engine, code, "a")
+            assert leases.holder(engine, code) == ("b", epoch + 1, False)
+        assert sorted(leases.renew(engine, "b", 30.0, codes)) == sorted(codes)
+        assert sorted(leases.owned(engine, "b")) == sorted(codes)
+        assert leases.orphans(engine, "c") == []
+        assert leases.expire_unclaimed(engine, 0.0) == 0
+
+    work()  # the statements' first compilation and caches are not garbage
+    gc.collect()
+    gc.disable()
+    garbage = cycles_left(work)
+    sql = sorted({f"{type(o).__module__}.{type(o).__qualname__}" for o in garbage
+                  if type(o).__module__.startswith("sqlalchemy")})
+    assert sql == [], f"reference cycles of SQLAlchemy objects the lease statements built: {sql[:30]}"
+    store.close()

@@ -16,7 +16,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Connection, Table, and_, func, or_, select, update
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    Connection,
+    Executable,
+    Table,
+    and_,
+    bindparam,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.engine import Engine
 
 from daer.store.models import RoomTable
@@ -58,26 +70,85 @@ def now(engine: Engine | Connection) -> ColumnElement[Any]:
     return clock
 
 
-def _held_by(owner: str) -> ColumnElement[bool]:
+def _held_by(owner: BindParameter[str]) -> ColumnElement[bool]:
     """``rooms.owner = owner`` for a statement that finds its rooms by code, written so that it is no index
     condition: the rooms are found by their primary key, not among every room of the worker in ``ix_rooms_owner``
     (:data:`daer.store.db.OWNER_BY_CODE`)."""
     return _ROOMS.c.owner.concat("") == owner
 
 
+@dataclass(frozen=True, slots=True)
+class _Sql:
+    """The lease statements of one database, built once: their values are bound parameters.  An expression
+    built at every call (a comparison, ``now + ttl``) is a reference cycle of SQLAlchemy's objects, garbage only a
+    collection frees — under ``--gc tuned`` never: every renewal, take-over search and hand-over of a cluster
+    worker left some (the soak's garbage probe, docs/benchmarks.md; ``tests/server/test_cycles.py``)."""
+
+    acquire: Executable
+    steal: Executable
+    epoch: Executable
+    renew: Executable
+    read_skipped: Executable
+    release: Executable
+    want: Executable
+    orphans: Executable
+    expire: Executable
+    owned: Executable
+    holder: Executable
+
+
+_SQL: dict[str, _Sql] = {}
+
+
+def _sql(engine: Engine | Connection) -> _Sql:
+    name = engine.dialect.name
+    made = _SQL.get(name)
+    if made is not None:
+        return made
+    t, rooms = now(engine), _ROOMS.c
+    code: BindParameter[str] = bindparam("b_code")
+    owner: BindParameter[str] = bindparam("b_owner")
+    ttl: BindParameter[float] = bindparam("b_ttl")
+    codes: BindParameter[list[str]] = bindparam("b_codes", expanding=True)
+    take = {"owner": owner, "lease_epoch": rooms.lease_epoch + 1, "lease_until": t + ttl, "wanted_by": None}
+    free = (select(rooms.code).where(_held_by(owner), rooms.code.in_(codes)).with_for_update(skip_locked=True))
+    made = _SQL[name] = _Sql(
+        acquire=update(_ROOMS).where(rooms.code == code, or_(rooms.owner.is_(None), rooms.owner == owner,
+                                                             rooms.lease_until < t)).values(**take),
+        steal=update(_ROOMS).where(rooms.code == code).values(**take),
+        epoch=select(rooms.lease_epoch).where(rooms.code == code),
+        renew=(update(_ROOMS).where(rooms.code.in_(free.scalar_subquery())).values(lease_until=t + ttl)
+               .returning(rooms.code, rooms.lease_epoch, rooms.wanted_by)),
+        read_skipped=select(rooms.code, rooms.lease_epoch, rooms.wanted_by).where(_held_by(owner),
+                                                                                   rooms.code.in_(codes)),
+        release=update(_ROOMS).where(rooms.code == code, _held_by(owner),
+                                     rooms.lease_epoch == bindparam("b_epoch")).values(owner=None, lease_until=None),
+        want=update(_ROOMS).where(rooms.code == code, rooms.owner != owner).values(wanted_by=owner),
+        orphans=select(rooms.code).where(
+            rooms.status.in_(LIVE), rooms.lease_epoch > 0,
+            or_(rooms.owner.is_(None), and_(rooms.owner != owner, rooms.lease_until < t)),
+            or_(rooms.wanted_by.is_(None), rooms.wanted_by == owner),
+        ).limit(bindparam("b_limit")),
+        expire=update(_ROOMS).where(
+            rooms.status == "waiting", rooms.lease_epoch == 0, rooms.owner.is_(None),
+            rooms.created_at < bindparam("b_before")).values(status="expired", version=rooms.version + 1),
+        owned=select(rooms.code).where(rooms.owner == owner,
+                                       rooms.status.in_(bindparam("b_statuses", expanding=True))),
+        holder=select(rooms.owner, rooms.lease_epoch, (rooms.lease_until < t).label("expired"))
+        .where(rooms.code == code),
+    )
+    return made
+
+
 def acquire(engine: Engine, code: str, owner: str, ttl: float, *, steal: bool = False) -> int | None:
     """Take the room's lease if it is free, expired or already ``owner``'s (``steal``: in any case, for the
     single process of a SQLite store); the new epoch, or None when another worker holds it."""
+    sql = _sql(engine)
     with engine.begin() as conn:
-        t = now(conn)
-        cond = [_ROOMS.c.code == code]
-        if not steal:
-            cond.append(or_(_ROOMS.c.owner.is_(None), _ROOMS.c.owner == owner, _ROOMS.c.lease_until < t))
-        res = conn.execute(update(_ROOMS).where(*cond).values(
-            owner=owner, lease_epoch=_ROOMS.c.lease_epoch + 1, lease_until=t + ttl, wanted_by=None))
+        res = conn.execute(sql.steal if steal else sql.acquire, {"b_code": code, "b_owner": owner, "b_ttl": ttl})
         if res.rowcount != 1:
             return None
-        epoch = conn.execute(select(_ROOMS.c.lease_epoch).where(_ROOMS.c.code == code)).scalar()
+        epoch = conn.execute(sql.epoch, {"b_code": code}).scalar()
         return int(epoch) if epoch is not None else None
 
 
@@ -105,8 +176,7 @@ def renew(engine: Engine, owner: str, ttl: float, codes: list[str]) -> dict[str,
         skipped = _renew_chunk(engine, owner, ttl, skipped, mine)
     if skipped:
         with engine.connect() as conn:
-            rows = conn.execute(select(_ROOMS.c.code, _ROOMS.c.lease_epoch, _ROOMS.c.wanted_by)
-                                .where(_held_by(owner), _ROOMS.c.code.in_(skipped))).all()
+            rows = conn.execute(_sql(engine).read_skipped, {"b_owner": owner, "b_codes": skipped}).all()
         mine.update({r.code: (int(r.lease_epoch), r.wanted_by) for r in rows})
     return mine
 
@@ -116,11 +186,7 @@ def _renew_chunk(engine: Engine, owner: str, ttl: float, chunk: list[str],
     """Extend the leases of ``chunk`` that ``owner`` holds and nobody has locked (into ``mine``), in one
     transaction; the codes not renewed (locked by a write in flight, or not ``owner``'s)."""
     with engine.begin() as conn:
-        free = (select(_ROOMS.c.code).where(_held_by(owner), _ROOMS.c.code.in_(chunk))
-                .with_for_update(skip_locked=True))
-        rows = conn.execute(update(_ROOMS).where(_ROOMS.c.code.in_(free.scalar_subquery()))
-                            .values(lease_until=now(conn) + ttl)
-                            .returning(_ROOMS.c.code, _ROOMS.c.lease_epoch, _ROOMS.c.wanted_by)).all()
+        rows = conn.execute(_sql(engine).renew, {"b_owner": owner, "b_codes": chunk, "b_ttl": ttl}).all()
     mine.update({r.code: (int(r.lease_epoch), r.wanted_by) for r in rows})
     return [c for c in chunk if c not in mine]
 
@@ -128,28 +194,21 @@ def _renew_chunk(engine: Engine, owner: str, ttl: float, chunk: list[str],
 def release(engine: Engine, code: str, owner: str, epoch: int) -> bool:
     """Give the lease up (the epoch stays: the next holder raises it); False if it was not ours any more."""
     with engine.begin() as conn:
-        res = conn.execute(update(_ROOMS).where(
-            _ROOMS.c.code == code, _held_by(owner), _ROOMS.c.lease_epoch == epoch,
-        ).values(owner=None, lease_until=None))
+        res = conn.execute(_sql(engine).release, {"b_code": code, "b_owner": owner, "b_epoch": epoch})
         return res.rowcount == 1
 
 
 def want(engine: Engine, code: str, owner: str) -> None:
     """Ask the room's holder to hand it over to ``owner`` (read by the holder when it renews)."""
     with engine.begin() as conn:
-        conn.execute(update(_ROOMS).where(_ROOMS.c.code == code, _ROOMS.c.owner != owner).values(wanted_by=owner))
+        conn.execute(_sql(engine).want, {"b_code": code, "b_owner": owner})
 
 
 def orphans(engine: Engine, owner: str, limit: int = 100) -> list[str]:
     """Live rooms that were served once and whose lease is free or expired (their worker died, was drained
     or handed them over), not wanted by another worker: candidates for ``owner`` to take over."""
     with engine.connect() as conn:
-        t = now(conn)
-        rows = conn.execute(select(_ROOMS.c.code).where(
-            _ROOMS.c.status.in_(LIVE), _ROOMS.c.lease_epoch > 0,
-            or_(_ROOMS.c.owner.is_(None), and_(_ROOMS.c.owner != owner, _ROOMS.c.lease_until < t)),
-            or_(_ROOMS.c.wanted_by.is_(None), _ROOMS.c.wanted_by == owner),
-        ).limit(limit)).all()
+        rows = conn.execute(_sql(engine).orphans, {"b_owner": owner, "b_limit": limit}).all()
         return [r.code for r in rows]
 
 
@@ -158,25 +217,20 @@ def expire_unclaimed(engine: Engine, created_before: float) -> int:
     created before ``created_before`` (wall clock, as ``rooms.created_at``); the condition is the compare-and-set
     (a worker taking one meanwhile keeps it).  How many."""
     with engine.begin() as conn:
-        res = conn.execute(update(_ROOMS).where(
-            _ROOMS.c.status == "waiting", _ROOMS.c.lease_epoch == 0, _ROOMS.c.owner.is_(None),
-            _ROOMS.c.created_at < created_before).values(status="expired", version=_ROOMS.c.version + 1))
+        res = conn.execute(_sql(engine).expire, {"b_before": created_before})
         return int(res.rowcount or 0)
 
 
 def owned(engine: Engine, owner: str, statuses: tuple[str, ...] = LIVE) -> list[str]:
     """Codes of the rooms in ``statuses`` whose lease names ``owner`` (expired or not)."""
     with engine.connect() as conn:
-        return [r.code for r in conn.execute(select(_ROOMS.c.code).where(
-            _ROOMS.c.owner == owner, _ROOMS.c.status.in_(statuses)))]
+        return [r.code for r in conn.execute(_sql(engine).owned, {"b_owner": owner, "b_statuses": list(statuses)})]
 
 
 def holder(engine: Engine, code: str) -> tuple[str | None, int, bool] | None:
     """(owner, epoch, expired) of a room's lease, None for no such room (for tests and ``/readyz``-like views)."""
     with engine.connect() as conn:
-        r = conn.execute(select(_ROOMS.c.owner, _ROOMS.c.lease_epoch,
-                                (_ROOMS.c.lease_until < now(conn)).label("expired"))
-                         .where(_ROOMS.c.code == code)).first()
+        r = conn.execute(_sql(engine).holder, {"b_code": code}).first()
         return None if r is None else (r.owner, int(r.lease_epoch), bool(r.expired))
 
 

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from daer.server.http.transports import release_transport
 from daer.server.ops.metrics import SLOW_CLOSED
 from daer.server.safety.limits import Deadlines
 from daer.server.social.networks import Net, is_trusted, parse_proxies
@@ -102,6 +103,10 @@ class DaerHttpProtocol(H11Protocol):
         self._disarm()
         self._waiting(False)
         super().connection_lost(exc)
+        # uvicorn cancels its keep-alive timer only on a clean close; its handle holds a bound method of this
+        # protocol, a cycle never collected under --gc tuned (daer.server.http.transports)
+        self._unset_keepalive_if_required()
+        release_transport(self.transport)
 
     def handle_events(self) -> None:
         super().handle_events()

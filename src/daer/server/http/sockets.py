@@ -24,6 +24,8 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.exceptions import InvalidState, ProtocolError
 from websockets.protocol import State
 
+from daer.server.http.transports import release_transport
+
 BACKLOG = 16
 """Messages waiting for the application before the socket stops being read."""
 SEND_NOW = "daer.send_now"
@@ -60,6 +62,7 @@ class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"].pop(SEND_NOW, None)
+        release_transport(getattr(self, "transport", None))
 
     def send_now(self, *texts: str) -> bool:
         """Write text frames now (in one write to the socket) if uvicorn's ``send`` of them would not wait;
