@@ -69,7 +69,7 @@ def test_a_room_just_created_reads_nothing_to_answer_and_bounds_its_answers_all_
     store = Store(f"sqlite:///{tmp_path / 'r.db'}")
     room, seat, _token = RoomManager(store).create(RoomConfig(timer=0), "A")
     reads: list[str] = []
-    for name in ("reply_keys", "refusals", "reply"):
+    for name in ("reply_index", "reply"):
         real = getattr(store, name)
         setattr(store, name, lambda *a, _real=real, _name=name: reads.append(_name) or _real(*a))
     book = room.replies
@@ -81,4 +81,31 @@ def test_a_room_just_created_reads_nothing_to_answer_and_bounds_its_answers_all_
     with store.engine.connect() as conn:
         stored = conn.execute(text("SELECT count(*) FROM replies WHERE room_code = :c"), {"c": room.code}).scalar()
     assert stored == STORED_ALONE
+    store.close()
+
+
+def test_a_loaded_room_reads_its_answers_keys_and_refusals_in_one_query(tmp_path: Path) -> None:
+    """A room loaded from the store learns which ids it answered and how many refusals each seat has stored with
+    one read (two before: each was a round trip on the event loop as a room of a cluster loaded), and bounds the
+    answers stored alone by the refusals already there."""
+    store = Store(f"sqlite:///{tmp_path / 'r.db'}")
+    port = _room(store, "ROOM3")
+    first = ReplyBook(store, "ROOM3", port)
+    for i in range(STORED_ALONE - 2):
+        first.refuse(1, f"r{i}", p.error("illegal", "不行", "no", id=f"r{i}", v=0))
+    first.save(0, "ok", p.Ack(id="ok", v=0))
+    store.writer.flush()
+    reads: list[str] = []
+    real = store.reply_index
+    store.reply_index = lambda code: reads.append(code) or real(code)  # type: ignore[method-assign]
+    book = ReplyBook(store, "ROOM3", port)
+    assert book.get(0, "ok") == p.Ack(id="ok", v=0)
+    assert book.get(0, "new") is None
+    for i in range(5):
+        book.refuse(1, f"s{i}", p.error("illegal", "不行", "no", id=f"s{i}", v=0))
+    assert reads == ["ROOM3"]  # one read for both
+    store.writer.flush()
+    with store.engine.connect() as conn:
+        stored = conn.execute(text("SELECT count(*) FROM replies WHERE room_code = 'ROOM3' AND refused")).scalar()
+    assert stored == STORED_ALONE  # two more stored, three remembered in memory only
     store.close()

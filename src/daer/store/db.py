@@ -440,15 +440,15 @@ class Store:
                 _REPLIES.c.room_code == code, _REPLIES.c.seat == seat, _REPLIES.c.client_id == client_id,
             )).scalar()
 
-    def reply_keys(self, code: str) -> list[tuple[int, str]]:
-        """(seat, id) of every stored answer of a room."""
+    def reply_index(self, code: str) -> tuple[list[tuple[int, str]], dict[int, int]]:
+        """(seat, id) of every stored answer of a room, and how many refused ids are stored for each seat: one
+        read as a room loads (:class:`daer.server.table.replies.ReplyBook`), not one for each."""
+        keys: list[tuple[int, str]] = []
+        refused: dict[int, int] = {}
         with self.engine.connect() as conn:
-            rows = conn.execute(select(_REPLIES.c.seat, _REPLIES.c.client_id).where(_REPLIES.c.room_code == code))
-            return [(int(seat), str(cid)) for seat, cid in rows]
-
-    def refusals(self, code: str) -> dict[int, int]:
-        """How many refused ids are stored for each seat of a room."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(_REPLIES.c.seat, func.count()).where(
-                _REPLIES.c.room_code == code, _REPLIES.c.refused.is_(True)).group_by(_REPLIES.c.seat)).all()
-            return {int(seat): int(n) for seat, n in rows}
+            for seat, cid, no in conn.execute(select(_REPLIES.c.seat, _REPLIES.c.client_id, _REPLIES.c.refused)
+                                              .where(_REPLIES.c.room_code == code)):
+                keys.append((int(seat), str(cid)))
+                if no:
+                    refused[int(seat)] = refused.get(int(seat), 0) + 1
+        return keys, refused

@@ -125,7 +125,8 @@ async def _store_unavailable(conn: Request, exc: Exception) -> Response:
     """The database could not be reached (restarting, failed over, its pool exhausted): 503 with Retry-After,
     never a 500 — nothing was changed, and the same request (with its id) may be sent again.  (Starlette hands
     a socket's handler the WebSocket, and ignores what it returns.)"""
-    log.warning("store unavailable: %s", type(exc).__name__)
+    first = str(getattr(exc, "orig", None) or exc).splitlines()
+    log.warning("store unavailable: %s: %s", type(exc).__name__, first[0][:200] if first else "")
     if conn.scope["type"] == "websocket":
         await cast("WebSocket", conn).close(code=1013)  # try again later: the page reconnects
     res = _err(503, "store", "服务器暂时无法读写数据，请稍后重试", "the server cannot reach its database; try again")

@@ -6,8 +6,8 @@ that changed nothing (a second ``next``) — are stored alone, but only :data:`S
 (refusals stored before the server started count too): a client could otherwise make the server write for
 every message it sends; past that they are kept in memory only.  Each seat's most recent
 :data:`IN_MEMORY` answers are held in memory; older ids are looked up in the store — only those the room
-has answered before: a set of the hashes of every answered (seat, id) is loaded with the room (one query),
-so a new id costs no read.
+has answered before: a set of the hashes of every answered (seat, id) is loaded with the room (one query,
+which also counts the stored refusals), so a new id costs no read.
 """
 
 from __future__ import annotations
@@ -45,10 +45,21 @@ class ReplyBook:
         not read the store to learn that (two reads a room, ~4% of the server's CPU at 1,000 new tables)."""
         self._alone, self._known = {}, set()
 
+    def _load(self) -> None:
+        """What the store holds of this room's answers: their keys' hashes and the refusals per seat (one read)."""
+        keys, refused = self.store.reply_index(self.code)
+        known = {hash(key) for key in keys}
+        if self._known is not None:
+            known |= self._known
+        self._known = known
+        if self._alone is None:
+            self._alone = refused
+
     def _answered(self, seat: int, msg_id: str) -> bool:
         """Whether this id may have been answered (no false negatives; a rare false positive costs a read)."""
         if self._known is None:
-            self._known = {hash(key) for key in self.store.reply_keys(self.code)}
+            self._load()
+        assert self._known is not None
         return hash((seat, msg_id)) in self._known
 
     def get(self, seat: int, msg_id: str) -> p.ServerMessage | None:
@@ -85,7 +96,8 @@ class ReplyBook:
         """An answer that came with no change (an ack of a command that changed nothing, or a refusal):
         stored while the seat has fewer than :data:`STORED_ALONE` such answers stored, and remembered."""
         if self._alone is None:
-            self._alone = self.store.refusals(self.code)
+            self._load()
+        assert self._alone is not None
         if self._alone.get(seat, 0) < STORED_ALONE:
             self.port.save_reply(self.row(seat, msg_id, reply))
             self._alone[seat] = self._alone.get(seat, 0) + 1
