@@ -159,7 +159,7 @@ BATCHES = {
 """PostgreSQL: a group's fences (a room's version moved on by an action or an answer), actions and answers each
 sent as one statement (:class:`daer.store.writer.Batch`)."""
 
-COMMIT_WINDOW = {"sqlite": 0.005, "postgresql": 0.01}
+COMMIT_WINDOW = {"sqlite": 0.005, "postgresql": 0.025}
 """Seconds a started writer gathers writes before it commits them (``daer serve --commit-window``), by database:
 see :attr:`daer.store.writer.Writer.window`."""
 
