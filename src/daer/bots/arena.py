@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from pathlib import Path
 
 from daer.bots import make_bot
+from daer.bots.arena_log import ArenaLog, ArenaLogError
+from daer.bots.arena_stats import ArenaStats, BotStats, DealResult, Series, add_deal
 from daer.bots.base import Bot, Omniscient
 from daer.bots.spread import spread
 from daer.engine.record import new_hand
@@ -51,123 +52,6 @@ def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
         if perm not in out:
             out.append(perm)
     return out
-
-
-@dataclass
-class Series:
-    """Running mean and variance (Welford) of one number per deal."""
-
-    n: int = 0
-    mean: float = 0.0
-    m2: float = 0.0
-
-    def add(self, x: float) -> None:
-        """Add one deal's value."""
-        self.n += 1
-        d = x - self.mean
-        self.mean += d / self.n
-        self.m2 += d * (x - self.mean)
-
-    @property
-    def ci95(self) -> float:
-        """Half-width of the 95% confidence interval of the mean (normal approximation)."""
-        if self.n < 2:
-            return math.inf
-        return 1.96 * math.sqrt(self.m2 / (self.n - 1) / self.n)
-
-
-@dataclass
-class BotStats:
-    """One bot's totals over an arena."""
-
-    bot: str
-    score: Series = field(default_factory=Series)
-    hands: int = 0
-    wins: int = 0
-    points: int = 0
-    decisions: int = 0
-    think: float = 0.0
-    think_max: float = 0.0
-
-    @property
-    def win_rate(self) -> float:
-        """Wins per hand played."""
-        return self.wins / self.hands if self.hands else 0.0
-
-    @property
-    def sec_per_decision(self) -> float:
-        """Mean seconds per decision with more than one legal action."""
-        return self.think / self.decisions if self.decisions else 0.0
-
-
-@dataclass
-class ArenaStats:
-    """Results of :func:`arena`."""
-
-    rules: str
-    seed: int | str
-    lineups: list[tuple[str, ...]]
-    deals: int = 0
-    seconds: float = 0.0
-    bots: list[BotStats] = field(default_factory=list)
-    diffs: dict[tuple[int, int], Series] = field(default_factory=dict)
-    """(i, j) → per-deal difference of bot i minus bot j."""
-
-    @property
-    def hands(self) -> int:
-        """Hands played (deals × arrangements)."""
-        return self.deals * len(self.lineups)
-
-    def to_json(self) -> dict[str, object]:
-        """The ``--json`` summary of ``daer arena``."""
-        return {
-            "rules": self.rules,
-            "seed": self.seed,
-            "deals": self.deals,
-            "hands": self.hands,
-            "lineups": [list(lu) for lu in self.lineups],
-            "seconds": round(self.seconds, 1),
-            "bots": [
-                {
-                    "bot": b.bot,
-                    "hands": b.hands,
-                    "points_per_hand": round(b.score.mean, 4),
-                    "ci95": _num(b.score.ci95),
-                    "win_rate": round(b.win_rate, 4),
-                    "decisions": b.decisions,
-                    "sec_per_decision": round(b.sec_per_decision, 5),
-                    "sec_per_decision_max": round(b.think_max, 5),
-                }
-                for b in self.bots
-            ],
-            "diffs": [
-                {"bot": self.bots[i].bot, "vs": self.bots[j].bot, "points_per_hand": round(s.mean, 4),
-                 "ci95": _num(s.ci95)}
-                for (i, j), s in self.diffs.items()
-            ],
-        }
-
-
-def _num(x: float) -> float | None:
-    return None if math.isinf(x) else round(x, 4)
-
-
-@dataclass(frozen=True)
-class DealResult:
-    """What one deal (in every arrangement) gave each bot: the unit of work of the arena.
-
-    Lists are indexed like the bot names given to :func:`play_deal`.
-    """
-
-    deal: int
-    per_hand: tuple[float, ...]
-    """Each bot's mean points over the hands it played in this deal."""
-    hands: tuple[int, ...]
-    wins: tuple[int, ...]
-    points: tuple[int, ...]
-    decisions: tuple[int, ...]
-    think: tuple[float, ...]
-    think_max: tuple[float, ...]
 
 
 def play_deal(rules: Ruleset, names: Sequence[str], lus: Sequence[tuple[str, ...]], seed: int | str,
@@ -240,21 +124,6 @@ def play_deals(rules: Ruleset, names: Sequence[str], lus: Sequence[tuple[str, ..
     return [play_deal(rules, names, lus, seed, d) for d in deals]
 
 
-def add_deal(stats: ArenaStats, r: DealResult) -> None:
-    """Fold one deal's result into the totals (call in deal order: the means and CIs are then exact)."""
-    for i, b in enumerate(stats.bots):
-        b.score.add(r.per_hand[i])
-        b.hands += r.hands[i]
-        b.wins += r.wins[i]
-        b.points += r.points[i]
-        b.decisions += r.decisions[i]
-        b.think += r.think[i]
-        b.think_max = max(b.think_max, r.think_max[i])
-    for (i, j), s in stats.diffs.items():
-        s.add(r.per_hand[i] - r.per_hand[j])
-    stats.deals += 1
-
-
 def arena(
     rules: Ruleset,
     bot_names: Sequence[str],
@@ -264,13 +133,17 @@ def arena(
     *,
     workers: int = 1,
     ray: str | None = None,
+    log: Path | None = None,
 ) -> ArenaStats:
     """Play ``deals`` deals, each in every arrangement of the bots, and collect the duplicate statistics.
 
     ``workers`` > 1 spreads the deals over that many processes; ``ray`` (an address,
     or ``"local"`` to start a local instance) runs them as Ray tasks instead.  Either
     way the results are folded in deal order, so everything but the timings is
-    identical to one process for the same seed.
+    identical to one process for the same seed.  ``log`` names a file that keeps every
+    finished deal (:mod:`daer.bots.arena_log`): the deals already in it are read back,
+    not played, so a stopped run goes on where it was (``ArenaLogError`` if the file
+    belongs to another ruleset, line-up or seed).
     """
     names = list(dict.fromkeys(bot_names))
     if len(names) != len(bot_names):
@@ -279,11 +152,33 @@ def arena(
     lus = lineups(names, players)
     stats = ArenaStats(rules=rules.name, seed=seed, lineups=lus, bots=[BotStats(b) for b in names])
     stats.diffs = {(i, j): Series() for i in range(len(names)) for j in range(i + 1, len(names))}
+    book = ArenaLog(log, rules.name, names, seed) if log is not None else None
+    done = {d: r for d, r in book.done.items() if d < deals} if book is not None else {}
+    stats.resumed = len(done)
+    before = book.seconds_before if book is not None else 0.0
     start = time.perf_counter()
     work = functools.partial(play_deals, rules, tuple(names), tuple(lus), seed)
-    for r in spread(work, deals, workers=workers, ray=ray):
-        add_deal(stats, r)
-        stats.seconds = time.perf_counter() - start
-        if progress is not None:
-            progress(stats.deals, stats)
+    todo = [d for d in range(deals) if d not in done]
+    # With a log, one deal a task: a stopped run loses only the deals in flight.
+    fresh = spread(work, todo, workers=workers, ray=ray, chunk_size=1 if book is not None else None)
+    try:
+        for d in range(deals):
+            r = done.get(d)
+            if r is None:
+                r = next(fresh)
+                assert r.deal == d, (r.deal, d)
+                if book is not None:
+                    book.write(r, time.perf_counter() - start)
+            add_deal(stats, r)
+            stats.seconds = before + time.perf_counter() - start
+            if progress is not None:
+                progress(stats.deals, stats)
+    finally:
+        fresh.close()
+        if book is not None:
+            book.close()
     return stats
+
+
+__all__ = ["ArenaLogError", "ArenaStats", "BotStats", "DealResult", "Series", "add_deal", "arena", "lineups",
+           "play_deal", "play_deals"]

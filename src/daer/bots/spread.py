@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 import math
 import multiprocessing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -47,24 +47,47 @@ def chunks(n: int, parts: int) -> list[range]:
     return [range(i, min(n, i + size)) for i in range(0, n, size)]
 
 
-def spread(work: Callable[[Sequence[int]], list[T]], n: int, *, workers: int = 1,
-           ray: str | None = None) -> Iterator[T]:
-    """``work`` over the indices ``0 … n-1``, its results yielded in index order."""
+def cut(items: Sequence[int], parts: int, size: int | None = None) -> list[Sequence[int]]:
+    """``items`` cut into consecutive chunks: about ``parts`` of them, or of ``size`` items each.
+
+    >>> [list(c) for c in cut([2, 3, 5, 7, 11], 2)]
+    [[2, 3, 5], [7, 11]]
+    >>> [list(c) for c in cut([2, 3, 5], 9, size=1)]
+    [[2], [3], [5]]
+    """
+    step = size if size is not None else max(1, math.ceil(len(items) / max(1, parts)))
+    return [items[i:i + step] for i in range(0, len(items), step)]
+
+
+def spread(work: Callable[[Sequence[int]], list[T]], n: int | Sequence[int], *, workers: int = 1,
+           ray: str | None = None, chunk_size: int | None = None) -> Generator[T, None, None]:
+    """``work`` over the indices ``0 … n-1`` (or over the indices given), its results yielded in index order.
+
+    ``chunk_size`` fixes how many indices a task plays (default: about eight tasks a
+    worker); a small one loses less when the run is stopped, a large one costs fewer
+    round trips.
+    """
     if workers < 1:
         raise ValueError(f"workers 至少 1 (at least one worker), got {workers}")
+    if chunk_size is not None and chunk_size < 1:
+        raise ValueError(f"chunk_size 至少 1 (at least one index a task), got {chunk_size}")
+    items: Sequence[int] = range(n) if isinstance(n, int) else list(n)
     if ray is not None:
-        yield from _ray(work, n, ray, workers)
+        yield from _ray(work, items, ray, workers, chunk_size)
     elif workers == 1:
-        for i in range(n):
+        for i in items:
             yield from work([i])
     else:
         # Several chunks per worker so that a slow chunk does not leave the others idle,
         # and the caller's progress moves; forkserver: no fork of a process with threads.
         context = multiprocessing.get_context(
             "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            for results in pool.map(work, chunks(n, workers * 8)):
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        try:
+            for results in pool.map(work, cut(items, workers * 8, chunk_size)):
                 yield from results
+        finally:  # stopped early (an error, Ctrl-C, the caller done): the tasks not started are dropped
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def ray_module() -> Any:
@@ -75,7 +98,8 @@ def ray_module() -> Any:
         raise SpreadError(RAY_MISSING) from exc
 
 
-def _ray(work: Callable[[Sequence[int]], list[T]], n: int, address: str, workers: int) -> Iterator[T]:
+def _ray(work: Callable[[Sequence[int]], list[T]], items: Sequence[int], address: str, workers: int,
+         chunk_size: int | None) -> Iterator[T]:
     ray = ray_module()
     started = False
     if not ray.is_initialized():
@@ -92,7 +116,7 @@ def _ray(work: Callable[[Sequence[int]], list[T]], n: int, address: str, workers
         task = ray.remote(_call)
         fn = ray.put(work)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        refs = [task.remote(fn, list(c)) for c in chunks(n, cpus * 8)]
+        refs = [task.remote(fn, list(c)) for c in cut(items, cpus * 8, chunk_size)]
         for ref in refs:
             yield from ray.get(ref)
     finally:

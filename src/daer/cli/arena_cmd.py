@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console, Group
 from rich.table import Table
 
-from daer.bots.arena import ArenaStats, arena
+from daer.bots.arena import ArenaLogError, ArenaStats, arena
 from daer.bots.spread import SpreadError, ray_module
 from daer.cli.bars import progress_bar
 from daer.cli.options import bot_list, ruleset_option
@@ -28,6 +29,9 @@ def arena_cmd(
     workers: Annotated[int, typer.Option(help="进程数 processes to spread the deals over (same results)")] = 1,
     ray: Annotated[str | None, typer.Option(
         "--ray", help="Ray 集群地址 cluster address, or 'local' to start one (pip install 'daer[ray]')")] = None,
+    log: Annotated[Path | None, typer.Option(
+        "--log", help="记录文件 keep every finished deal in this file; run again to go on where it stopped",
+        dir_okay=False)] = None,
 ) -> None:
     """复式比赛 — duplicate matches: the same deals with the bots rotated through the seats."""
     names = bot_list(bots, measurement=True)
@@ -47,12 +51,17 @@ def arena_cmd(
             raise typer.BadParameter(str(exc)) from exc
     try:
         if as_json:
-            stats = arena(ruleset, names, hands, seed, workers=workers, ray=ray)
+            stats = arena(ruleset, names, hands, seed, workers=workers, ray=ray, log=log)
             typer.echo(json.dumps(stats.to_json(), ensure_ascii=False))
             return
         console = Console()
         with progress_bar(console, "复式 duplicate", hands) as done:
-            stats = arena(ruleset, names, hands, seed, progress=lambda i, _s: done(i), workers=workers, ray=ray)
+            stats = arena(ruleset, names, hands, seed, progress=lambda i, _s: done(i), workers=workers, ray=ray,
+                          log=log)
+    except ArenaLogError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--log") from exc
+    except OSError as exc:
+        raise typer.BadParameter(f"记录文件打不开 (cannot open the log): {exc}", param_hint="--log") from exc
     except SpreadError as exc:
         typer.echo(f"错误 error: {exc}", err=True)
         raise typer.Exit(1) from exc
@@ -67,6 +76,8 @@ def arena_tables(stats: ArenaStats) -> Group:
     """The bots' table and the paired differences, as rich tables."""
     title = (f"{stats.deals} 局 deals × {len(stats.lineups)} 座次 seatings = {stats.hands} 手 hands · "
              f"{stats.rules} · seed {stats.seed} · {stats.seconds:.0f} s")
+    if stats.resumed:
+        title += f" · {stats.resumed} 局读自记录 read from the log"
     table = Table(title=title)
     for col in ("机器人 bot", "手数 hands", "每手分 pts/hand", "95% CI", "胜率 win rate", "秒/步 s/decision",
                 "最长 max s"):
