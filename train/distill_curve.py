@@ -13,7 +13,8 @@ For each size (0: every sample) ``train/distill_fit.py`` fits a network on the s
 hands are dealt from ``distill:…``).  Appends one line per size to ``{run}/curve.jsonl`` and plots them against
 the samples and the CPU minutes of data generation they cost (``--cpu-per-sample``, measured from the
 generator's log).  The plot shows every point of ``curve.jsonl`` (earlier invocations' too: a point can be
-added later, when more data has been made).
+added later, when more data has been made).  A size already in ``curve.jsonl`` with the same deals, seed, margin
+and fit arguments is kept, not fitted again: run the same command again after a stop (``train/town.py`` does).
 """
 
 from __future__ import annotations
@@ -31,8 +32,11 @@ from daer.bots.arena import arena
 from daer.bots.learned import QNet
 from daer.rules import resolve_rules
 
+REFERENCE = {"luzhou": 1.49}
+"""``search:24`` − heuristic on the preset, drawn as a dashed line (docs/bots.md; measured for 泸州 only)."""
 
-def plot(out: Path, curve: list[dict[str, Any]], title: str) -> None:
+
+def plot(out: Path, curve: list[dict[str, Any]], title: str, rules: str = "luzhou") -> None:
     """Learned − heuristic (95% CI) against the samples of the fit."""
     import matplotlib  # noqa: PLC0415 (the train extra; imported only to plot)
 
@@ -44,7 +48,9 @@ def plot(out: Path, curve: list[dict[str, Any]], title: str) -> None:
     ax.errorbar(xs, [c["diff"] for c in curve], yerr=[c["ci95"] for c in curve], marker="o", ms=4, capsize=3,
                 lw=1.2, label="distilled network − heuristic")
     ax.axhline(0, color="grey", lw=0.8)
-    ax.axhline(1.49, color="tab:red", lw=0.8, ls="--", label="search:24 − heuristic (+1.49, docs/bots.md)")
+    if rules in REFERENCE:
+        ax.axhline(REFERENCE[rules], color="tab:red", lw=0.8, ls="--",
+                   label=f"search:24 − heuristic (+{REFERENCE[rules]}, docs/bots.md)")
     ax.set_xlabel("training samples (thousands; search:8 decisions)")
     ax.set_ylabel("learned − heuristic\npoints / hand (95% CI)")
     top = ax.secondary_xaxis("top", functions=(lambda k: k * curve[-1]["cpu_per_sample"] * 1000 / 60,
@@ -83,7 +89,15 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     rules = resolve_rules(args.rules)
     args.run.mkdir(parents=True, exist_ok=True)
     curve: list[dict[str, Any]] = []
+    book = args.run / "curve.jsonl"
+    earlier = [json.loads(x) for x in book.read_text().splitlines() if x.strip()] if book.exists() else []
     for size in (int(x) for x in args.sizes.split(",")):
+        same = [c for c in earlier if c.get("size") == size and c.get("deals") == args.deals
+                and c.get("margin") == args.margin and c.get("seed") == args.seed and c.get("fit") == fit_args]
+        if same:  # measured by an earlier invocation with these settings: resumed, not measured again
+            print(f"size {size}: measured before ({same[-1]['samples']} samples), kept", flush=True)
+            curve.append(same[-1])
+            continue
         w = args.run / f"n{size}.npz"
         more = ["--max-samples", str(size)] if size else []
         log = distill_fit.main([str(args.data), "--out", str(w), "--rules", args.rules, "--margin", str(args.margin),
@@ -91,20 +105,21 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         net = QNet.load(w)
         st = arena(rules, [f"learned:{w}", "heuristic"], args.deals, args.seed, workers=args.workers)
         diff = st.diffs[(0, 1)]
-        row = {"samples": net.meta["samples"], "diff": diff.mean, "ci95": diff.ci95, "deals": args.deals,
+        row = {"size": size, "seed": args.seed, "fit": fit_args,
+               "samples": net.meta["samples"], "diff": diff.mean, "ci95": diff.ci95, "deals": args.deals,
                "margin": args.margin, "heldout_mse": net.meta["heldout_mse"], "zero_mse": net.meta["zero_mse"],
                "epochs": len(log), "cpu_per_sample": args.cpu_per_sample, "weights": str(w),
                "learned_sec_per_decision": st.bots[0].sec_per_decision}
         print(f"{row['samples']} samples: learned − heuristic {diff.mean:+.3f} ± {diff.ci95:.3f} "
               f"({args.deals} deals)", flush=True)
         curve.append(row)
-        with (args.run / "curve.jsonl").open("a") as f:
+        with book.open("a") as f:
             f.write(json.dumps(row) + "\n")
     if args.plot is not None:  # every point of the run so far (earlier invocations too), by size
         lines = (args.run / "curve.jsonl").read_text().splitlines()
         curve = sorted((json.loads(x) for x in lines if x.strip()), key=lambda c: c["samples"])
         plot(args.plot, curve, f"distilled network ({args.rules}, margin {args.margin}) − heuristic bot, "
-                               f"{args.deals} duplicate deals per point")
+                               f"{args.deals} duplicate deals per point", args.rules)
     return curve
 
 

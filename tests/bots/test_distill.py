@@ -251,3 +251,26 @@ def test_replaying_old_shards_adds_the_same_ting_numbers_as_computing_them_live(
     for k in ("obs", "cand", "mean", "hand", "more"):
         assert np.array_equal(a[k], b[k]), k
     assert (a["more"][:, :, 0] == 1).any()  # some candidate leaves the hand 听
+
+
+def test_one_command_makes_a_presets_data_network_curve_and_arena_and_resumes_each_step(tmp_path: Path) -> None:
+    """train/town.py on a tiny budget: every step writes its figures; run again, nothing is made twice."""
+    pytest.importorskip("torch")
+    pytest.importorskip("matplotlib")
+    town = script("town")
+    out = tmp_path / "gulin"
+    args = ["--rules", "gulin", "--out", str(out), "--hands", "6", "--worlds", "2", "--workers", "1",
+            "--sizes", "40,0", "--curve-deals", "2", "--deals", "2"]
+    first = town.main(args)
+    assert first["data"]["shards"] >= 1 and first["fit"]["samples"] > 40
+    assert [pt["size"] for pt in first["curve"]["points"]] == [40, 0]
+    assert first["curve"]["points"][0]["samples"] <= 40 < first["curve"]["points"][1]["samples"]
+    assert set(first["arena"]["diffs"]) == {"new − learned", "new − heuristic", "learned − heuristic"}
+    assert (out / "curve" / "curve.png").stat().st_size > 0
+    assert QNet.load(out / "fit.npz").meta["rules"] == "gulin"
+    made = {p: p.stat().st_mtime for p in [out / "fit.npz", *out.glob("data/w*.npz"), *out.glob("curve/n*.npz")]}
+    again = town.main(args)
+    assert {p: p.stat().st_mtime for p in made} == made  # no shard, fit or curve point made again
+    assert again["curve"]["points"] == first["curve"]["points"]
+    assert again["arena"]["diffs"] == first["arena"]["diffs"]  # read back from the arena's log
+    assert len((out / "curve" / "curve.jsonl").read_text().splitlines()) == 2
