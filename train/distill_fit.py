@@ -89,9 +89,10 @@ def pair_qnet(net: PairNet, meta: dict[str, Any]) -> QNet:
     return QNet(layers, {**meta, "form": "pair"})
 
 
-def pair_rows(d: dict[str, np.ndarray], more: bool = False) -> dict[str, np.ndarray]:
+def pair_rows(d: dict[str, np.ndarray], more: bool = False, presets: int = 0) -> dict[str, np.ndarray]:
     """One row a candidate: its sample, candidate numbers (and with ``more`` its 听 numbers, the shards'
-    ``more``), action index, the row of its sample's heuristic choice, and its advantage (points)."""
+    ``more``; with ``presets`` a one-hot of its sample's preset, ``d["preset"]``, after them), action index, the
+    row of its sample's heuristic choice, and its advantage (points)."""
     sample, extra, act, base, adv = [], [], [], [], []
     for i in range(len(d["hand"])):
         obs = d["obs"][i].astype(np.float32)
@@ -103,7 +104,11 @@ def pair_rows(d: dict[str, np.ndarray], more: bool = False) -> dict[str, np.ndar
                 break
             sample.append(i)
             e = candidate_extra(hand, int(a), offer, first=j == 0)
-            extra.append(np.concatenate([e, d["more"][i, j].astype(np.float32)]) if more else e)
+            if more:
+                e = np.concatenate([e, d["more"][i, j].astype(np.float32)])
+            if presets:
+                e = np.concatenate([e, np.eye(presets, dtype=np.float32)[int(d["preset"][i])]])
+            extra.append(e)
             act.append(int(a))
             base.append(first)
             adv.append(float(d["mean"][i, j] - d["mean"][i, 0]))
@@ -114,7 +119,8 @@ def pair_rows(d: dict[str, np.ndarray], more: bool = False) -> dict[str, np.ndar
 def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarray) -> tuple[QNet, list[dict[str, Any]]]:
     """Train a :class:`PairNet` on f(candidate) − f(heuristic choice) ≈ advantage; early stopping on held out."""
     t0 = time.process_time()
-    rows = pair_rows(d, args.more)
+    names = list(args.presets)
+    rows = pair_rows(d, args.more, len(names))
     obs_all = torch.from_numpy(d["obs"].astype(np.float32))
     extra_all = torch.from_numpy(rows["extra"])
     act_all = torch.from_numpy(rows["act"].astype(np.int64))
@@ -156,7 +162,7 @@ def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarra
     values: list[np.ndarray] = []
     for member in range(args.ensemble):
         torch.manual_seed(args.seed + member)
-        net = PairNet(args.hidden, args.layers, args.dropout, d["more"].shape[2] if args.more else 0)
+        net = PairNet(args.hidden, args.layers, args.dropout, (d["more"].shape[2] if args.more else 0) + len(names))
         opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.wd)
         rng = np.random.default_rng(args.seed + member)
         best: tuple[float, dict[str, Any], np.ndarray] | None = None
@@ -187,7 +193,7 @@ def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarra
                     break
         assert best is not None
         net.load_state_dict(best[1])
-        members.append(pair_qnet(net, {}))
+        members.append(pair_qnet(net, {"presets": names} if names else {}))
         values.append(best[2])
     mse, q = heldout(np.mean(values, axis=0))
     if args.ensemble > 1:
@@ -196,7 +202,7 @@ def fit_pair(args: argparse.Namespace, d: dict[str, np.ndarray], held: np.ndarra
     meta = {"rules": args.rules, "target": "advantage", "margin": args.margin, "width": 4, "method": "distill",
             "form": "pair", "more": int(d["more"].shape[2]) if args.more else 0, "hidden": args.hidden,
             "ensemble": args.ensemble, "samples": int((~held).sum()),
-            "heldout_mse": mse, "zero_mse": zero}
+            "heldout_mse": mse, "zero_mse": zero, **({"presets": names} if names else {})}
     return merge(members, meta), log
 
 
@@ -331,6 +337,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--test", type=Path, default=None,
                    help="shards of other hands (e.g. 48 worlds a decision) to measure the fitted network's gain on")
     p.add_argument("--rules", default="luzhou", help="the preset the data was made for (written in the weights)")
+    p.add_argument("--told", action="store_true",
+                   help="(pair form) one network for the presets of all the data given, told the preset: a one-hot "
+                        "of each sample's preset (its data's config.json) is an input (daer.bots.learned.told)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=1)
     args = p.parse_args(argv)
@@ -339,6 +348,15 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     parts = [load(d) for d in args.data]
+    args.presets = []
+    if args.told:
+        if args.form != "pair" or args.test is not None:
+            raise SystemExit("--told fits the pair form, without --test")
+        of = [json.loads((Path(d) / "config.json").read_text())["rules"] for d in args.data]
+        args.presets = sorted(set(of))
+        for part, name in zip(parts, of, strict=True):
+            part["preset"] = np.full(len(part["hand"]), args.presets.index(name))
+        args.rules = ",".join(args.presets)
     d = {k: np.concatenate([q[k] for q in parts]) for k in parts[0]}
     if args.max_samples is not None:
         d = {k: v[: args.max_samples] for k, v in d.items()}

@@ -274,3 +274,61 @@ def test_one_command_makes_a_presets_data_network_curve_and_arena_and_resumes_ea
     assert again["curve"]["points"] == first["curve"]["points"]
     assert again["arena"]["diffs"] == first["arena"]["diffs"]  # read back from the arena's log
     assert len((out / "curve" / "curve.jsonl").read_text().splitlines()) == 2
+
+
+def test_a_network_told_the_preset_computes_for_each_preset_what_its_one_hot_input_gives(tmp_path: Path) -> None:
+    """daer.bots.learned.told folds the preset's one-hot into the first layer's bias: the same values as the
+    wide network reading the one-hot, for each preset; a ruleset it was not told of plays as 泸州."""
+    rng = np.random.default_rng(5)
+    names = ["gulin", "luzhou", "hejiang"]
+    width = OBS_SIZE + PAIR_EXTRA + len(names) + N_ACTIONS
+    layers = [(rng.normal(size=(width, 12)).astype(np.float32), rng.normal(size=12).astype(np.float32)),
+              (rng.normal(size=(12, 1)).astype(np.float32), rng.normal(size=1).astype(np.float32))]
+    wide = QNet(layers, {"form": "pair", "presets": names})
+    wide.save(tmp_path / "told.npz")
+    obs = rng.random(OBS_SIZE, dtype=np.float32)
+    cands = [3, 40, 7]
+    rows = candidate_rows(obs, cands)  # [obs, extra, action one-hot]: the one-hot goes in before the actions
+    results = {}
+    for name in names:
+        onehot = np.zeros((len(cands), len(names)), dtype=np.float32)
+        onehot[:, names.index(name)] = 1
+        full = np.concatenate([rows[:, : OBS_SIZE + PAIR_EXTRA], onehot, rows[:, OBS_SIZE + PAIR_EXTRA :]], axis=1)
+        saved = QNet.load(tmp_path / "told.npz", name)
+        assert saved.meta["told"] == name and "presets" not in saved.meta
+        assert saved.layers[0][0].shape[0] == PAIR_FEATURES
+        w16 = [(w.astype(np.float16).astype(np.float32), b.astype(np.float16).astype(np.float32)) for w, b in layers]
+        h = np.maximum(full @ w16[0][0] + w16[0][1], 0) @ w16[1][0] + w16[1][1]
+        got = saved.candidate_values(obs, cands)
+        assert np.allclose(got, h[:, 0], atol=2e-2 * max(1.0, float(np.abs(h).max()) / 100)), (name, got, h[:, 0])
+        results[name] = got
+    assert not np.allclose(results["gulin"], results["luzhou"])
+    assert np.allclose(QNet.load(tmp_path / "told.npz", "longchang").candidate_values(obs, cands), results["luzhou"])
+    with pytest.raises(ValueError, match="told the preset"):
+        wide.candidate_values(obs, cands)
+
+
+def test_one_network_is_fitted_told_the_preset_and_plays_each_town(distill: ModuleType, tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    fit = script("distill_fit")
+    dirs = []
+    for rules in ("luzhou", "gulin"):
+        out = tmp_path / rules
+        distill.main(["--rules", rules, "--out", str(out), "--more", "--workers", "1", "--worlds", "2", "--hands", "6",
+                      "--shard-minutes", "0"])
+        dirs.append(str(out))
+    w = tmp_path / "told.npz"
+    log = fit.main([*dirs, "--told", "--more", "--out", str(w), "--hidden", "16", "--epochs", "2", "--ensemble", "2"])
+    assert log[-1]["member"] == "ensemble" and log[-1]["heldout_mse"] > 0
+    for rules in ("gulin", "luzhou", "hejiang"):
+        net = QNet.load(w, rules)
+        assert net.meta["told"] == ("gulin" if rules == "gulin" else "luzhou") and net.more > 0
+        ruleset = find_rules(rules)
+        bot = LearnedBot(ruleset, weights=w)
+        assert bot.net.meta["told"] == net.meta["told"]
+        state = new_hand(ruleset, seed=f"told:{rules}", dealer=0)
+        while not state.over:
+            view = state.view(state.to_act()[0], log=False)
+            choice = bot.choose(view)
+            assert choice in view.legal
+            state.apply(choice)

@@ -57,7 +57,7 @@ class HybridBot(SearchBot):
     ) -> None:
         super().__init__(rules, seed, worlds=worlds, seconds=seconds, width=width)
         if net is None:
-            net = load_net(weights if weights is not None else weights_path(self.rules))
+            net = load_net(weights if weights is not None else weights_path(self.rules), self.rules.name)
         if net.layers[-1][0].shape[1] != 1:
             raise ValueError("the hybrid bot needs a pair network (one value a candidate)")
         self.net = net

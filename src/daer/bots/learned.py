@@ -195,13 +195,15 @@ class QNet:
     """A ReLU multilayer perceptron in numpy: ``values(x)`` gives one value per action index."""
 
     def __init__(self, layers: list[tuple[Array, Array]], meta: dict[str, Any] | None = None) -> None:
-        shape = (layers[0][0].shape[0], layers[-1][0].shape[1]) if layers else None
+        told_of = len((meta or {}).get("presets", ()))  # not folded yet (:func:`told`): only to be saved
+        shape = (layers[0][0].shape[0] - told_of, layers[-1][0].shape[1]) if layers else None
         if shape != (FEATURES, N_ACTIONS) and not (shape and shape[1] == 1
                                                     and PAIR_FEATURES <= shape[0] <= MORE_FEATURES):
             raise ValueError(f"a network needs {FEATURES} inputs and {N_ACTIONS} outputs "
                              f"(or {PAIR_FEATURES} to {MORE_FEATURES} inputs and 1 output)")
         self.layers = layers
         self.meta = meta or {}
+        self._told_of = told_of
         self._cache: dict[tuple[str, int], list[tuple[int, int]]] = {}
 
     def values(self, x: Array) -> Array:
@@ -219,7 +221,7 @@ class QNet:
         """How many of the candidates' 听 numbers (:func:`daer.bots.features.candidate_more`, the first ones)
         this "pair" network reads: 0 for :data:`PAIR_FEATURES` inputs, up to :data:`MORE` for
         :data:`MORE_FEATURES` (networks fitted before the last numbers were added read fewer)."""
-        n = self.layers[0][0].shape[0]
+        n = self.layers[0][0].shape[0] - self._told_of
         return int(n - PAIR_FEATURES) if n <= MORE_FEATURES and self.layers[-1][0].shape[1] == 1 else 0
 
     def candidate_values(self, obs: Array, cands: list[int], more: Array | None = None) -> Array:
@@ -228,6 +230,8 @@ class QNet:
         the first layer once, the action one-hot as a row lookup, and an ensemble's block-diagonal hidden
         weights block by block (few enough operations that numpy runs them on one thread).  A network with
         :attr:`more` needs ``more``: the rows of :func:`daer.bots.features.candidate_more`."""
+        if self._told_of:
+            raise ValueError("a network told the preset plays once made one preset's (QNet.load(path, preset))")
         w0, b0 = self.layers[0]
         base = obs @ w0[:OBS_SIZE] + b0
         hand, offer = [round(float(v)) for v in obs[:N_KINDS]], offer_of(obs)
@@ -281,9 +285,36 @@ class QNet:
         write_layers(path, self.layers, self.meta, np.float16)
 
     @classmethod
-    def load(cls, path: str | Path) -> QNet:
-        """Read weights written by :meth:`save`."""
-        return cls(*read_layers(path))
+    def load(cls, path: str | Path, preset: str | None = None) -> QNet:
+        """Read weights written by :meth:`save`; a network told the preset (:func:`told`) is made the plain
+        network of ``preset``."""
+        layers, meta = read_layers(path)
+        if meta.get("presets"):
+            layers, meta = told(layers, meta, preset)
+        return cls(layers, meta)
+
+
+def told(layers: list[tuple[Array, Array]], meta: dict[str, Any],
+         preset: str | None) -> tuple[list[tuple[Array, Array]], dict[str, Any]]:
+    """A network **told the preset** made the plain network of one preset.
+
+    Fitted on the data of several presets (``train/distill_fit.py --told``), such a "pair" network reads, after a
+    candidate's numbers, a one-hot of the preset its data came from (``meta["presets"]``, in that order), before
+    the action one-hot.  For one preset the one-hot is a constant: its row of the first layer's weights is added
+    to the bias and the preset rows dropped, which leaves a network of the usual shape computing the same values
+    at no extra cost a decision.  ``preset``: the ruleset's name; a ruleset the network was not told of (a house
+    rule file) plays as 泸州 when it was told of 泸州, else as its first preset."""
+    names: list[str] = list(meta["presets"])
+    name = preset if preset in names else DEFAULT_WEIGHTS if DEFAULT_WEIGHTS in names else names[0]
+    w0, b0 = layers[0]
+    start = w0.shape[0] - N_ACTIONS - len(names)  # the one-hot sits just before the action one-hot
+    if start < OBS_SIZE + PAIR_EXTRA:
+        raise ValueError(f"a network told {len(names)} presets needs more inputs than {w0.shape[0]}")
+    row = start + names.index(name)
+    keep = np.r_[0:start, start + len(names) : w0.shape[0]]
+    folded = (np.ascontiguousarray(w0[keep]), (b0 + w0[row]).astype(b0.dtype))
+    plain = {k: v for k, v in meta.items() if k != "presets"}
+    return [folded, *layers[1:]], {**plain, "told": name, "told_of": names}
 
 
 def weights_path(rules: Ruleset) -> Path:
@@ -292,15 +323,16 @@ def weights_path(rules: Ruleset) -> Path:
     return own if own.exists() else WEIGHTS_DIR / f"{DEFAULT_WEIGHTS}.npz"
 
 
-def load_net(path: str | Path) -> QNet:
-    """The network stored at ``path``, loaded once per process and file version (bots only read it)."""
+def load_net(path: str | Path, preset: str | None = None) -> QNet:
+    """The network stored at ``path`` (for ``preset``, if it was told the preset: :func:`told`), loaded once per
+    process, file version and preset (bots only read it)."""
     p = Path(path)
-    return _load(str(p), p.stat().st_mtime_ns)
+    return _load(str(p), p.stat().st_mtime_ns, preset)
 
 
 @functools.lru_cache(maxsize=8)
-def _load(path: str, _version: int) -> QNet:
-    return QNet.load(path)
+def _load(path: str, _version: int, preset: str | None = None) -> QNet:
+    return QNet.load(path, preset)
 
 
 class LearnedBot:
@@ -319,7 +351,7 @@ class LearnedBot:
                  net: QNet | None = None, weights: str | Path | None = None) -> None:
         self.rules = rules or find_rules()
         if net is None:
-            net = load_net(weights if weights is not None else weights_path(self.rules))
+            net = load_net(weights if weights is not None else weights_path(self.rules), self.rules.name)
         self.net = net
         self.policy = HeuristicBot(self.rules)
         self.seed = seed
