@@ -8,11 +8,12 @@ import time
 
 import pytest
 
-from daer.bots import HeuristicBot, SearchBot
+from daer.bots import SEARCH_CPU, HeuristicBot, SearchBot, is_bot, make_bot
 from daer.cards import kind_of
 from daer.engine import GameState, View, new_hand
 from daer.engine.world import sample_hidden, unseen_cards, world_from_view
 from daer.rules import find_rules, preset_names
+from daer.server.safety.bounds import RoomError, check_bot
 
 
 def _reachable(root: object, limit: int = 200_000) -> list[object]:
@@ -157,3 +158,24 @@ def replay_state(state: GameState) -> GameState:
     for action in state.actions:
         copy.apply(action)
     return copy
+
+
+def test_the_cpu_clock_counts_only_the_searching_threads_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``search:cpu`` is the clocked search timed on its thread's CPU time: its deadline moves with
+    ``time.thread_time`` (here a fake one, 0.02 s a reading: the third world ends a 0.05 s search) and never
+    with the wall clock, which a busy machine runs past while the thread waits for a core."""
+    bot = make_bot(SEARCH_CPU, 0, rules=find_rules())
+    assert isinstance(bot, SearchBot) and bot.clock == "cpu" and (bot.worlds, bot.seconds) == (400, 0.8)
+    bot.seconds = 0.05
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "thread_time", lambda: next(ticks) * 0.02)
+    monkeypatch.setattr(time, "perf_counter", lambda: pytest.fail("the wall clock was read"))
+    searched = 0
+    for _state, view in _views("luzhou", 1)[:10]:
+        assert bot.choose(view) in view.legal
+        assert bot.last_worlds in (0, 3)
+        searched += bot.last_worlds == 3
+    assert searched > 0
+    assert is_bot(SEARCH_CPU)
+    with pytest.raises(RoomError):  # a measurement variant: no room asks for it
+        check_bot(SEARCH_CPU)

@@ -24,6 +24,11 @@ BOTS = ("random", "randomish", "heuristic", "search", "learned", "hybrid")
 ``learned:FILE.npz`` the learned bot with other weights, ``policy:FILE.npz`` a policy network exported by a
 reinforcement-learning run (:mod:`daer.bots.policy`, ``train/ppo.py``) — the command line's, never a room's)."""
 
+SEARCH_CPU = "search:cpu"
+"""The clocked search bot (``search``'s 400 worlds, 0.8 s) timed on its thread's CPU time instead of the wall clock:
+it plays as ``search`` does on a core of its own whatever else runs (the arena's long runs; a table's bot answers
+by the wall clock)."""
+
 STRENGTHS = {"easy": "randomish", "normal": "heuristic", "hard": "learned"}
 """Strengths a player can pick (简单 / 普通 / 困难) and the bot each one means.  困难 is the learned bot: it beats
 the search bot (``search:24``: +0.63 ± 0.25 points a hand over 1,000 duplicate deals, docs/bots.md) at a few
@@ -38,6 +43,8 @@ def bot_names() -> tuple[str, ...]:
 def is_bot(name_or_strength: str) -> bool:
     """True when :func:`make_bot` accepts this name."""
     name = STRENGTHS.get(name_or_strength, name_or_strength)
+    if name == SEARCH_CPU:
+        return True
     if name.startswith(("search:", "hybrid:")):
         return name[7:].isdigit() and int(name[7:]) > 0
     if name.startswith(("learned:", "policy:")):
@@ -84,6 +91,8 @@ def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Rul
         return LearnedBot(rules, seed)
     if name.startswith("learned:") and is_bot(name):
         return LearnedBot(rules, seed, weights=name[8:])
+    if name == SEARCH_CPU:
+        return SearchBot(rules, seed, clock="cpu")
     if name.startswith("search:") and is_bot(name):
         return SearchBot(rules, seed, worlds=int(name[7:]), seconds=None)
     if name.startswith("policy:") and is_bot(name):
@@ -93,13 +102,14 @@ def make_bot(name_or_strength: str, seed: int | str | None = None, *, rules: Rul
     if name.startswith("hybrid:") and is_bot(name):
         return HybridBot(rules, seed, worlds=int(name[7:]), seconds=None)
     raise ValueError(f"未知的机器人 {name_or_strength!r} (unknown bot; choose from {', '.join(bot_names())}, "
-                     "search:N, hybrid:N, learned:FILE.npz, policy:FILE.npz)")
+                     "search:N, search:cpu, hybrid:N, learned:FILE.npz, policy:FILE.npz)")
 
 
 __all__ = [
     "BOTS",
     "ORACLE",
     "ORACLE_REFUSED",
+    "SEARCH_CPU",
     "STRENGTHS",
     "Bot",
     "HeuristicBot",
