@@ -188,11 +188,12 @@ def connection_objects(garbage: list[object], port: int) -> list[str]:
 def test_closed_connections_free_their_transports_and_protocols(tmp_path: Path) -> None:
     """Every connection the server closes — a WebSocket after play, one cut without a close frame, HTTP requests
     closed cleanly or reset by the client (as a balancer's health check does), a socket that never sent a
-    request — is freed by reference counting, with no cycle left for a collection (a cut WebSocket's parser is left
-    suspended by uvicorn, which feeds it no end of stream: this shows its frame does not keep the connection).  Before: on Python 3.11 each left its asyncio transport in a
-    cycle (~1 KB, its bound reader; python/cpython#100348), and a reset HTTP connection also uvicorn's protocol
-    with its keep-alive timer: under ``--gc tuned`` none was ever freed, ~30 MiB an hour on a soak's worker
-    (docs/benchmarks.md, "Memory that stays flat")."""
+    request — is freed by reference counting, with no cycle left for a collection (a cut WebSocket's parser is
+    left suspended by uvicorn, which feeds it no end of stream: this shows its frame does not keep the
+    connection).  Before: on Python 3.11 each left its asyncio transport in a cycle (~1 KB, its bound reader;
+    python/cpython#100348), and a reset HTTP connection also uvicorn's protocol with its keep-alive timer: under
+    ``--gc tuned`` none was ever freed, ~30 MiB an hour on a soak's worker (docs/benchmarks.md, "Memory that
+    stays flat")."""
     import asyncio  # noqa: PLC0415
     import socket  # noqa: PLC0415
     import struct  # noqa: PLC0415
