@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from daer.bots import BOTS, ORACLE, ORACLE_REFUSED, STRENGTHS, is_bot
+from daer.bots import BOTS, ORACLE, ORACLE_REFUSED, SEARCH_CPU, STRENGTHS, is_bot
 from daer.rules import RulesError, resolve_rules
 from daer.rules.model import Ruleset
 
@@ -26,7 +26,8 @@ def check_lang(lang: str) -> str:
 def bot_choices() -> str:
     """The names and strengths a bot option accepts, for messages."""
     strengths = ", ".join(f"{s} ({b})" for s, b in STRENGTHS.items())
-    return f"机器人 bots: {', '.join(BOTS)}, search:N; 难度 strengths: {strengths}"
+    return (f"机器人 bots: {', '.join(BOTS)}, search:N, {SEARCH_CPU}, hybrid:N, learned:FILE.npz, policy:FILE.npz; "
+            f"难度 strengths: {strengths}")
 
 
 def bot_list(bots: str, *, measurement: bool = False) -> list[str]:
