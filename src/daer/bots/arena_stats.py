@@ -34,22 +34,28 @@ class Series:
 
 
 @dataclass
-class BotStats:
-    """One bot's totals over an arena."""
+class HandTotals:
+    """A player's hands, wins and points over a run (a bot of the arena, a row of ``daer sim``)."""
 
     bot: str
-    score: Series = field(default_factory=Series)
     hands: int = 0
     wins: int = 0
     points: int = 0
-    decisions: int = 0
-    think: float = 0.0
-    think_max: float = 0.0
 
     @property
     def win_rate(self) -> float:
         """Wins per hand played."""
         return self.wins / self.hands if self.hands else 0.0
+
+
+@dataclass
+class BotStats(HandTotals):
+    """One bot's totals over an arena."""
+
+    score: Series = field(default_factory=Series)
+    decisions: int = 0
+    think: float = 0.0
+    think_max: float = 0.0
 
     @property
     def sec_per_decision(self) -> float:

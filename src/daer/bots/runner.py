@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from daer.bots import make_bot
+from daer.bots.arena_stats import HandTotals
 from daer.bots.base import Bot
 from daer.engine.record import new_hand
 from daer.engine.state import GameState
@@ -32,19 +33,10 @@ def play_hand(state: GameState, bots: Mapping[int, Bot]) -> GameState:
 
 
 @dataclass
-class SeatStats:
+class SeatStats(HandTotals):
     """Totals of one row of a simulation (a bot, or the 底家)."""
 
-    bot: str
-    hands: int = 0
-    wins: int = 0
-    points: int = 0
     win_hu: int = 0
-
-    @property
-    def win_rate(self) -> float:
-        """Wins per hand played."""
-        return self.wins / self.hands if self.hands else 0.0
 
     @property
     def mean_hu(self) -> float:
