@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import queue
+import signal
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -141,3 +143,22 @@ def test_a_player_holds_at_most_a_few_live_pages_of_one_club(server: Server) -> 
     extra = Stream(owner, number)
     assert extra.ended.wait(5) and extra.status == 429
     assert not any(p.ended.is_set() for p in pages)  # the others stay open
+
+
+def test_a_draining_server_ends_its_club_pages_streams_and_stops_at_once(tmp_path: Path) -> None:
+    """SIGTERM (a drain): the club pages' streams end at once, as the rooms' sockets are told to reconnect, so the
+    process stops without waiting for streams that never end (it waited for them until it was killed)."""
+    srv = Server(tmp_path / "daer.db", bot_delay=0.0).start()
+    try:
+        owner, _friend, number = club_with_friend(srv)
+        pages = [Stream(owner, number) for _ in range(2)]
+        for page in pages:
+            page.wait_for("hello")
+        assert srv.proc is not None
+        t0 = time.monotonic()
+        srv.proc.send_signal(signal.SIGTERM)
+        assert all(page.ended.wait(3) for page in pages), "a club page's stream outlived the drain"
+        srv.proc.wait(5)
+        assert time.monotonic() - t0 < 5
+    finally:
+        srv.stop()

@@ -12,6 +12,7 @@ import secrets
 import shutil
 import signal
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -422,3 +423,26 @@ def test_a_tournament_through_the_balancer(cluster: dict[str, Any], tmp_path: Pa
     progress from the store; the same decks everywhere, records sealed during a round and verifying after it."""
     view = run_tournament(cluster["url"], tmp_path, players=8, rounds=2, hands=2, verify_cli=False)
     assert len(view["rounds"]) == 2
+
+
+def test_stopping_a_worker_that_ended_unreaped_does_not_wait_for_it() -> None:
+    """A worker restarted by another process (a test's, a supervisor's) that ends stays a zombie until that process
+    reaps it: ``down`` took it for alive and waited its whole 15 s for it, then sent a SIGKILL it cannot take."""
+    helper = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
+                               "p = subprocess.Popen([sys.executable, '-c', 'pass'])\n"
+                               "print(p.pid, flush=True)\ntime.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert helper.stdout is not None
+        pid = int(helper.stdout.readline())
+        deadline = time.monotonic() + 10
+        while not local.zombie(pid) and time.monotonic() < deadline:  # it ends; its parent does not reap it
+            time.sleep(0.05)
+        assert local.zombie(pid)
+        assert not local.alive(pid)
+        t0 = time.monotonic()
+        local.stop_pid(pid)
+        assert time.monotonic() - t0 < 1
+        assert not local.zombie(os.getpid()) and local.alive(os.getpid())
+    finally:
+        helper.kill()
+        helper.wait()

@@ -192,6 +192,10 @@ def serve(
     max_pending_per_address: Annotated[int, typer.Option(
         min=1, help="每个地址最多几个还没发完请求的连接 connections of one address that have not yet sent a whole "
                     "request")] = _SLOW.pending,
+    shutdown_timeout: Annotated[int, typer.Option(
+        min=1, max=300, help="停止时（SIGTERM，房间交出之后）最多等还在处理的请求多少秒 seconds a stopping server "
+                                 "(SIGTERM, after its rooms are handed over) waits for requests still running before "
+                                 "it cancels them; keep it under the service manager's stop timeout")] = 5,
 ) -> None:
     """网上牌桌 — serve the online table (rooms, bots, records) at http://HOST:PORT/."""
     import uvicorn  # noqa: PLC0415 - the server stack loads only for this command
@@ -229,5 +233,5 @@ def serve(
                      proxies=tuple(trusted_proxy or ()))
     uvicorn.run(app, host=host, port=port, loop=loop.value, log_level="warning", log_config=None,
                 http=DaerHttpProtocol.with_deadlines(slow), ws=DaerWebSocketProtocol, ws_max_size=65536,
-                ws_ping_interval=20,
+                ws_ping_interval=20, timeout_graceful_shutdown=shutdown_timeout,
                 ws_per_message_deflate=ws_deflate == WsDeflateOpt.on)

@@ -106,7 +106,7 @@ def spawn(cmd: list[str], log: Path) -> int:
 
 
 def alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie of ours counts as gone)."""
+    """Whether process ``pid`` runs (a zombie counts as gone: ours is reaped here, another's is only read)."""
     try:
         done, _ = os.waitpid(pid, os.WNOHANG)
         if done == pid:
@@ -117,7 +117,16 @@ def alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    return True
+    return not zombie(pid)
+
+
+def zombie(pid: int) -> bool:
+    """Whether ``pid`` has ended but its parent (another process: a test's, a supervisor's) has not reaped it yet:
+    it takes no signal, so waiting for it to end would wait for nothing (Linux's ``/proc``; False elsewhere)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def stop_pid(pid: int, sig: int = signal.SIGTERM, wait: float = 15.0) -> None:

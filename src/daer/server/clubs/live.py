@@ -41,6 +41,9 @@ class Sub:
     club_id: int
     player_id: int
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    closed: bool = False
+    """This process stops serving the page (it drains): the stream ends, and the page's own reconnection (the
+    stream's ``retry``) reaches another worker through the balancer."""
 
 
 class ClubHub:
@@ -73,6 +76,16 @@ class ClubHub:
             subs.discard(sub)
             if not subs:
                 del self.subs[sub.club_id]
+
+    def close_all(self) -> int:
+        """End every open page's stream (a draining worker, like its WebSockets told to reconnect): each is woken
+        and ends at once, so a stopping server does not wait for streams that never end.  How many."""
+        subs = [sub for subs in self.subs.values() for sub in subs]
+        for sub in subs:
+            sub.closed = True
+            with contextlib.suppress(asyncio.QueueFull):  # a full queue wakes its stream anyway
+                sub.queue.put_nowait("")
+        return len(subs)
 
     def online(self, club_id: int) -> set[int]:
         """Players with the club's page open in this process."""

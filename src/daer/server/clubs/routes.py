@@ -313,6 +313,8 @@ def club_routes(clubs: Clubs, limits: Limits, tables: ClubTables, hub: ClubHub, 
                         kinds: str | None = await asyncio.wait_for(sub.queue.get(), HEARTBEAT)
                     except TimeoutError:
                         kinds = None
+                    if sub.closed:  # this worker drains: the page reconnects (to another one) after `retry`
+                        return
                     # the role again at every event and keep-alive: a removed member's page is told at once
                     if clubs.db.by_id(club_id) is None or clubs.db.role_of(club_id, pid) is None:
                         yield 'data: {"kind": "gone"}\n\n'

@@ -216,7 +216,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         def drain_then_stop() -> None:
             ops.draining = True
             n = manager().drain()
-            log.info("drained: %d rooms handed over", n, extra=ctx("drained", rooms=n))
+            pages = hub.close_all()  # the club pages' streams, which would hold the server's shutdown
+            log.info("drained: %d rooms handed over, %d club pages closed", n, pages,
+                     extra=ctx("drained", rooms=n, pages=pages))
             if callable(before):  # the server's own shutdown closes sockets with 1012: let ours (4001) go first
                 loop.call_later(DRAIN_GRACE, before, signal.SIGTERM, None)
 
