@@ -15,4 +15,8 @@ def new_database(request: pytest.FixtureRequest, kind: str, folder: Path) -> str
         return f"sqlite:///{folder / 'daer.db'}"
     cluster = request.getfixturevalue("pg_cluster")
     assert isinstance(cluster, Cluster)
-    return cluster.database()
+    url = cluster.database()
+    # dropped when its test (or module) is done: a whole run made ~3 GB of databases, which the cluster's removal
+    # at the end then waited a minute or more for (the disk writing back what was about to be deleted)
+    request.addfinalizer(lambda: cluster.drop(url))
+    return url

@@ -22,3 +22,12 @@ class Cluster(Postgres):
     def __init__(self) -> None:
         super().__init__(Path(tempfile.mkdtemp(prefix="daer-pg-")), free_port())
         self.start()
+
+    def drop(self, url: str) -> None:
+        """Drop the database of ``url`` (made by :meth:`database`), its connections cut."""
+        import psycopg  # noqa: PLC0415  (the postgres extra is optional)
+
+        name = url.rsplit("/", 1)[1]
+        with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname="postgres",
+                             autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -32,7 +32,7 @@ from typing import Any, Literal
 LogFormat = Literal["json", "text"]
 FIELDS = frozenset({
     "event", "room", "seat", "latency_ms", "v", "kind", "by", "result", "name", "hand", "dealer", "winner", "how",
-    "hu", "points", "rooms", "status", "bot", "spectator", "reason", "rules",
+    "hu", "points", "rooms", "pages", "status", "bot", "spectator", "reason", "rules",
 })
 """The context a record may carry (:func:`ctx`); nothing else reaches a log line."""
 COMMAND_LEVELS = {"leave": logging.INFO, "dissolve": logging.INFO}
