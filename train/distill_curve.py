@@ -14,7 +14,8 @@ hands are dealt from ``distill:…``).  Appends one line per size to ``{run}/cur
 the samples and the CPU minutes of data generation they cost (``--cpu-per-sample``, measured from the
 generator's log).  The plot shows every point of ``curve.jsonl`` (earlier invocations' too: a point can be
 added later, when more data has been made).  A size already in ``curve.jsonl`` with the same deals, seed, margin
-and fit arguments is kept, not fitted again: run the same command again after a stop (``train/town.py`` does).
+and fit arguments is kept, not fitted again: run the same command again after a stop (``train/town.py`` does); size 0
+only on the same data shards (more data made since: measured again, the earlier point kept in the plot).
 """
 
 from __future__ import annotations
@@ -91,9 +92,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     curve: list[dict[str, Any]] = []
     book = args.run / "curve.jsonl"
     earlier = [json.loads(x) for x in book.read_text().splitlines() if x.strip()] if book.exists() else []
+    shards = sorted(f.name for f in args.data.glob("w*.npz"))
     for size in (int(x) for x in args.sizes.split(",")):
+        # "every sample" (0) is the same point only on the same data: made bigger (more --hands), it is measured again
         same = [c for c in earlier if c.get("size") == size and c.get("deals") == args.deals
-                and c.get("margin") == args.margin and c.get("seed") == args.seed and c.get("fit") == fit_args]
+                and c.get("margin") == args.margin and c.get("seed") == args.seed and c.get("fit") == fit_args
+                and (size != 0 or c.get("shards") == shards)]
         if same:  # measured by an earlier invocation with these settings: resumed, not measured again
             print(f"size {size}: measured before ({same[-1]['samples']} samples), kept", flush=True)
             curve.append(same[-1])
@@ -109,7 +113,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                "samples": net.meta["samples"], "diff": diff.mean, "ci95": diff.ci95, "deals": args.deals,
                "margin": args.margin, "heldout_mse": net.meta["heldout_mse"], "zero_mse": net.meta["zero_mse"],
                "epochs": len(log), "cpu_per_sample": args.cpu_per_sample, "weights": str(w),
-               "learned_sec_per_decision": st.bots[0].sec_per_decision}
+               "learned_sec_per_decision": st.bots[0].sec_per_decision, "shards": shards}
         print(f"{row['samples']} samples: learned − heuristic {diff.mean:+.3f} ± {diff.ci95:.3f} "
               f"({args.deals} deals)", flush=True)
         curve.append(row)

@@ -11,7 +11,8 @@ The steps of train/README.md for one preset, in order, each with the recipe's se
    played against the heuristic bot on ``--curve-deals`` duplicate deals of seed ``curve``; the points and their
    plot in ``curve/``.  A size already measured with the same settings is not measured again.
 4. **arena**: the new network, the network the preset plays with today (``learned``) and the heuristic bot on
-   ``--deals`` duplicate deals of seed ``--arena-seed`` (``daer arena --log``: a stopped arena goes on).
+   ``--deals`` duplicate deals of seed ``--arena-seed`` (``daer arena --log``, one log per network file: a stopped
+   arena goes on, and a network fitted again on more data is measured afresh).
 
 Run the same command again after a stop and every finished step is skipped (data: its ``config.json`` must
 hold the same settings; fit: ``fit.npz`` newer than the data's last shard).  ``summary.json`` gathers what each
@@ -23,6 +24,7 @@ Needs the ``train`` extra (torch, matplotlib).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import resource
 import sys
@@ -116,12 +118,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if "arena" in steps:
         t0, c0 = time.time(), cpu()
         names = [f"learned:{fit}", "learned", "heuristic"]
+        # the log is the network's own: a network fitted again (more data) is not credited with the old one's deals
+        digest = hashlib.sha256(fit.read_bytes()).hexdigest()[:12]
         st = arena(rules, names, args.deals, args.arena_seed, workers=args.workers,
-                   log=out / f"arena-{args.arena_seed}.jsonl")
+                   log=out / f"arena-{args.arena_seed}-{digest}.jsonl")
         diffs = {f"{st.bots[i].bot} − {st.bots[j].bot}".replace(f"learned:{fit}", "new"): [round(s.mean, 3),
                                                                                            round(s.ci95, 3)]
                  for (i, j), s in st.diffs.items()}
-        done("arena", t0, c0, deals=st.deals, seed=args.arena_seed, diffs=diffs, seconds=round(st.seconds, 1))
+        done("arena", t0, c0, deals=st.deals, seed=args.arena_seed, diffs=diffs, seconds=round(st.seconds, 1),
+             network=digest)
     return summary
 
 

@@ -274,6 +274,14 @@ def test_one_command_makes_a_presets_data_network_curve_and_arena_and_resumes_ea
     assert again["curve"]["points"] == first["curve"]["points"]
     assert again["arena"]["diffs"] == first["arena"]["diffs"]  # read back from the arena's log
     assert len((out / "curve" / "curve.jsonl").read_text().splitlines()) == 2
+    # more hands: the data goes on after its last shard, the network is fitted again, the all-samples point is
+    # measured again (the 40-sample one kept) and the new network gets an arena of its own
+    more = town.main([*args[:5], "9", *args[6:]])
+    assert more["fit"]["samples"] > first["fit"]["samples"]
+    assert more["curve"]["points"][:2] == first["curve"]["points"]  # the plot's points: every one measured
+    assert more["curve"]["points"][2]["samples"] == more["fit"]["samples"]
+    assert len((out / "curve" / "curve.jsonl").read_text().splitlines()) == 3
+    assert more["arena"]["network"] != first["arena"]["network"] and len(list(out.glob("arena-2-*.jsonl"))) == 2
 
 
 def test_a_network_told_the_preset_computes_for_each_preset_what_its_one_hot_input_gives(tmp_path: Path) -> None:
