@@ -201,7 +201,9 @@ def test_a_room_whose_reload_fails_too_stops_and_writes_nothing_more(tmp_path: P
         await asyncio.sleep(0.4)  # twenty bot delays
         assert _version(db, code) == at and not room.serving  # the dropped copy wrote nothing more
         fresh = manager.get(code)  # a client asks for it: served from the store
-        assert fresh is not None and fresh is not room and fresh.version == at
+        # served from what is stored: its fence holds the stored version (a claim window the stored actions leave
+        # complete is closed on the load without a write, so the version in memory may be one step past it)
+        assert fresh is not None and fresh is not room and fresh.port.version == at and fresh.version in (at, at + 1)
         await until(lambda: _version(db, code) >= at + 4, "the room did not play on")
         await store.writer.synced()
         store.writer.stop()
