@@ -139,7 +139,7 @@ def test_sockets_served_by_uvicorn_leave_no_cycles_of_daer_objects(tmp_path: Pat
             await ws.send(json.dumps({"t": "cmd", "id": "start", "name": "start"}))
             acted = done = 0
             while done < moves:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                m = json.loads(await asyncio.wait_for(ws.recv(), 30))  # a loaded machine answers late
                 view = m.get("view") if m["t"] == "update" else None
                 if view and view["legal"] and m["v"] > acted:
                     acted, done = m["v"], done + 1
