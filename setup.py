@@ -1,6 +1,57 @@
-"""Build hook for the optional native accelerator; everything else is in pyproject.toml."""
+"""Build hook for the optional native parts; everything else is in pyproject.toml.
+
+Two accelerators, both optional (without a compiler daer installs and runs as pure Python, the same rules):
+
+- ``daer.hands._fasthand``: the 胡 search in C;
+- the engine's hot modules (:data:`NATIVE`) compiled with mypyc (mypy's compiler of type-annotated Python, a
+  build requirement): the same source, run as C.  ``src/daer/_native.json`` records each one's source hash, and
+  ``daer/__init__.py`` runs the source instead of a compiled module that no longer matches it (an edit since the
+  build) or when ``DAER_PURE_PYTHON=1``.  ``DAER_PURE_PYTHON=1`` at build time skips compiling them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
 
 from setuptools import Extension, setup
+
+NATIVE = [
+    "daer/engine/state.py",
+    "daer/engine/claims.py",
+    "daer/engine/wei.py",
+    "daer/engine/penalty.py",
+    "daer/engine/instant.py",
+    "daer/engine/world.py",
+    "daer/bots/heuristic.py",
+]
+"""The modules compiled with mypyc: the engine's step, its claims and views' helpers, and the heuristic bot (the
+search's rollouts and every server-side bot move).  None defines a msgspec struct (mypyc does not compile them)."""
+
+SRC = Path(__file__).resolve().parent / "src"
+
+
+def native_extensions() -> list[Extension]:
+    """The mypyc extensions of :data:`NATIVE` (none with ``DAER_PURE_PYTHON=1`` or without mypyc), and their
+    manifest."""
+    manifest = SRC / "daer" / "_native.json"
+    manifest.unlink(missing_ok=True)
+    if os.environ.get("DAER_PURE_PYTHON"):
+        return []
+    try:
+        from mypyc.build import mypycify  # noqa: PLC0415 -- optional: a build without mypy stays pure Python
+    except ImportError:
+        return []
+    exts = mypycify([f"src/{path}" for path in NATIVE], opt_level="3", group_name="daer_native")
+    for ext in exts:
+        ext.optional = True  # a failed compile leaves the source to run
+    manifest.write_text(json.dumps({
+        path[:-3].replace("/", "."): hashlib.sha256((SRC / path).read_bytes()).hexdigest() for path in NATIVE
+    }, indent=1) + "\n")
+    return exts
+
 
 setup(
     ext_modules=[
@@ -9,6 +60,7 @@ setup(
             ["src/daer/hands/_fasthand.c"],
             optional=True,  # no compiler: daer installs and runs on its pure-Python search
             extra_compile_args=["-O2"],
-        )
+        ),
+        *native_extensions(),
     ]
 )

@@ -14,8 +14,6 @@ heuristic bot weighs, for every candidate rather than its top two discards.
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 import numpy.typing as npt
 
@@ -30,10 +28,6 @@ MORE = 18
 """Numbers a candidate adds in the "more" form (see :func:`candidate_more`)."""
 
 Array = npt.NDArray[np.float32]
-
-_CACHE: weakref.WeakKeyDictionary[HeuristicBot, dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[int, ...]]] = (
-    weakref.WeakKeyDictionary())
-"""Improving kinds by policy object (one per bot, so one per ruleset), then hand and melds (bounded)."""
 
 _WAIT = 6
 """Numbers of one waiting hand (:func:`_wait_numbers`)."""
@@ -79,7 +73,7 @@ def _improvers(policy: HeuristicBot, c: list[int], melds: tuple[Meld, ...], seen
 def _improving_kinds(policy: HeuristicBot, c: list[int], melds: tuple[Meld, ...]) -> tuple[int, ...]:
     """The kinds of :func:`_improvers`, whatever is seen, cached by hand and melds beside the policy's waits."""
     key = (tuple(c), melds)
-    cache = _CACHE.setdefault(policy, {})
+    cache = policy.improving
     hit = cache.get(key)
     if hit is not None:
         return hit

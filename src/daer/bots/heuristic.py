@@ -72,6 +72,9 @@ class HeuristicBot:
         self.rules = rules or find_rules()
         self._ev = evaluator_for(self.rules)
         self._wait_cache: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[tuple[int, float], ...]] = {}
+        self.improving: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[int, ...]] = {}
+        """The kinds that bring a hand nearer to 听, by hand and melds (filled by :mod:`daer.bots.features`,
+        bounded there): kept on the bot, whose rules they depend on."""
 
     def choose(self, view: View) -> Action:
         """Pick an action for this view."""
@@ -159,7 +162,7 @@ class HeuristicBot:
             if not isinstance(a, Discard):
                 continue
             k = a.kind
-            keep: float = connections(c, k) + is_big(k) + (number_of(k) in _RED_PARTNERS)
+            keep: float = float(connections(c, k)) + is_big(k) + (number_of(k) in _RED_PARTNERS)
             keep -= 0.5 * seen[k]
             scored.append((keep, k, a))
         scored.sort(key=lambda t: (t[0], t[1]))
