@@ -102,3 +102,17 @@ def test_a_module_without_its_extension_is_not_compiled(tmp_path: Path) -> None:
     (root / "engine" / ("wei" + SUFFIX)).unlink()
     assert _native.compiled(root, pure=False, meta_path=[]) == ("daer.engine.state",)
     assert _native.compiled(tmp_path / "nowhere", pure=False, meta_path=[]) == ()  # no manifest: nothing built
+
+
+@pytest.mark.parametrize(("variable", "value"), [("DAER_PURE_PYTHON", "1"), ("DAER_MYPYC", "0")])
+def test_the_environment_chooses_the_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str,
+                                            value: str) -> None:
+    """``DAER_MYPYC=0`` runs these modules from source and keeps the C 胡 search (a measurement clocked on the
+    source goes on the same); ``DAER_PURE_PYTHON=1`` turns both off."""
+    root = fake_build(tmp_path, {"daer.engine.state": "x = 1\n"})
+    monkeypatch.delenv("DAER_PURE_PYTHON", raising=False)
+    monkeypatch.delenv("DAER_MYPYC", raising=False)
+    assert _native.compiled(root, meta_path=[]) == ("daer.engine.state",)
+    monkeypatch.setenv(variable, value)
+    finders: list[importlib.abc.MetaPathFinder] = []
+    assert _native.compiled(root, meta_path=finders) == () and len(finders) == 1

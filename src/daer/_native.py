@@ -3,8 +3,9 @@
 ``setup.py`` compiles a few hot modules with mypyc (its ``NATIVE``) and writes ``_native.json``: each one's name
 and the SHA-256 of the source it was built from.  A compiled module shadows its ``.py`` on import, so an edit
 made after the build would silently not run; and compiled modules call each other directly, so one stale module
-cannot be swapped alone.  So when any compiled module's source no longer matches its hash (or ``DAER_PURE_PYTHON=1`` is
-set: to compare both in one session, or to step through the engine in a debugger), a finder at the front of
+cannot be swapped alone.  So when any compiled module's source no longer matches its hash (or ``DAER_PURE_PYTHON=1``
+or ``DAER_MYPYC=0`` is set: to compare both in one session, to go on with a measurement clocked on the source, or to
+step through the engine in a debugger), a finder at the front of
 ``sys.meta_path`` loads every one of them from its source, and a stale build is warned about once.
 
 Runs at ``import daer``, before any of those modules is imported (this module must never be compiled itself).
@@ -79,14 +80,15 @@ def compiled(root: Path = ROOT, *, pure: bool | None = None,
              meta_path: list[importlib.abc.MetaPathFinder] | None = None) -> tuple[str, ...]:
     """Arrange the imports of the compiled modules and return those that will run compiled.
 
-    ``pure``: run every one from its source (default: ``DAER_PURE_PYTHON=1`` in the environment); ``meta_path``:
+    ``pure``: run every one from its source (default: ``DAER_PURE_PYTHON=1``, which also turns the C 胡 search
+    off, or ``DAER_MYPYC=0``, only these, in the environment); ``meta_path``:
     where the :class:`SourceFinder` goes when they run from source (default: ``sys.meta_path``).
     """
     recorded = {name: digest for name, digest in built(root).items() if has_extension(name, root)}
     if not recorded:
         return ()
     if pure is None:
-        pure = bool(os.environ.get("DAER_PURE_PYTHON"))
+        pure = bool(os.environ.get("DAER_PURE_PYTHON")) or os.environ.get("DAER_MYPYC") == "0"
     changed = [] if pure else stale(recorded, root)
     if changed:
         warnings.warn(f"daer: {', '.join(changed)} changed since it was compiled; running every compiled module "
