@@ -38,3 +38,6 @@ fi
 .venv/bin/ruff check .
 .venv/bin/mypy
 .venv/bin/pytest "$@"
+# The engine's rule tests once more on the source of the modules the install compiled (setup.py's NATIVE): the
+# source stays the reference a reader steps through (tests/test_native.py compares the play of both).
+DAER_MYPYC=0 .venv/bin/pytest -q -p no:cacheprovider tests/engine
