@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -44,7 +45,11 @@ def native_extensions() -> list[Extension]:
         from mypyc.build import mypycify  # noqa: PLC0415 -- optional: a build without mypy stays pure Python
     except ImportError:
         return []
-    exts = mypycify([f"src/{path}" for path in NATIVE], opt_level="3", group_name="daer_native")
+    try:
+        exts = mypycify([f"src/{path}" for path in NATIVE], opt_level="3", group_name="daer_native")
+    except (Exception, SystemExit) as e:  # mypy's errors end it with SystemExit: install the source instead
+        print(f"daer: not compiling {', '.join(NATIVE)} ({e!r}); they run from source", file=sys.stderr)
+        return []
     for ext in exts:
         ext.optional = True  # a failed compile leaves the source to run
     manifest.write_text(json.dumps({
