@@ -11,6 +11,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from serving import TEST_LIMITS, Client, Server, get, post
 
+import daer
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
@@ -79,6 +81,7 @@ def test_metrics_parse_and_grow_with_the_actions_of_a_bot_table(server: Server) 
     assert sum(started) >= 1
     assert after["daer_connections{}"] >= 1
     assert "process_resident_memory_bytes{}" in after
+    assert after["daer_compiled_modules{}"] == len(daer.COMPILED)  # the served engine's build, for the operator
     assert after["daer_gc_pause_seconds_count{generation=0}"] > before["daer_gc_pause_seconds_count{generation=0}"]
     assert after["daer_gc_pause_max_seconds{generation=0}"] > 0
     # the CPU a pause took is at most its wall time (give or take the two clocks' resolution)

@@ -24,6 +24,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+import daer
 from daer.bots import BOTS, STRENGTHS
 from daer.bots.review import ReviewError
 from daer.engine import HandRecord, dumps
@@ -183,7 +184,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
                                                            watch_delay=lim.watch_delay)
         tourneys.serve(manager())  # before the restore: a tournament table gets its schedule back
         n = manager().restore_all()
-        log.info("resumed %d rooms (worker %s)", n, manager().worker, extra=ctx("serving", rooms=n))
+        log.info("resumed %d rooms (worker %s; engine %s)", n, manager().worker,
+                 "compiled" if daer.COMPILED else "from source", extra=ctx("serving", rooms=n))
         freeze_after_restore(gc_mode)
         watch_gc()
         ops.started(manager())

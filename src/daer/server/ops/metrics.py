@@ -49,6 +49,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+import daer
 from daer.server.ops.tallies import Child, Tally
 
 if TYPE_CHECKING:
@@ -131,6 +132,10 @@ SLOW_CLOSED = Counter("daer_slow_clients_closed", "HTTP connections closed for a
                       "an address past its cap of unfinished requests)", ["phase"], registry=REGISTRY)
 for _p in ("header", "body", "write", "pending"):
     SLOW_CLOSED.labels(_p)
+COMPILED = Gauge("daer_compiled_modules", "Modules of the engine running compiled by mypyc (setup.py's NATIVE; 0: the "
+                 "engine runs from source, e.g. a build without a compiler, DAER_MYPYC=0 or an edit since the build)",
+                 registry=REGISTRY)
+COMPILED.set(len(daer.COMPILED))
 FROZEN = Gauge("daer_gc_frozen_objects", "Objects in the collector's permanent generation (gc.freeze): with "
                "--gc tuned every survivor of a collection; counted at most every 10 minutes", registry=REGISTRY)
 FROZEN_EVERY = 600.0
