@@ -186,3 +186,43 @@ def test_random_rooms_keep_the_delayed_log_a_prefix_of_the_live_one(store: Store
         loop.close()
         asyncio.set_event_loop(None)
     assert find_rules("luzhou").table.seats == 4
+
+
+def test_the_spectators_copy_is_dealt_only_when_a_spectator_first_looks(store: Store) -> None:
+    """No spectator, no second copy of the hand (it cost every room a deal and a hand's memory); one who arrives
+    mid-hand is shown the same delayed table as one who watched from the deal."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        deck = hand(7)[1]
+        mgr = RoomManager(store, bot_delay=0.0, watch_delay=3)
+        room, _, _ = mgr.create(RoomConfig(rules="luzhou", timer=0, hands=1), "A")
+        room.pending = FixedDeal(SEED, [""] * 4, cards=deck)
+        room.command(0, p.Command(id="start", name="start"))
+        m = room.match
+        steps = 0
+        for _ in range(400):
+            out = m.due(0.0)
+            if out is None and m.status == "playing" and m.state is not None:
+                movers = m.movers() or m.state.to_act()
+                out = m.play(movers[0], m.state.legal_actions(movers[0])[0], 0.0)
+            if out is None or m.status != "playing":
+                break
+            room.perform(out)
+            steps += 1
+            if steps < 20:
+                assert m.watch.behind is None  # nobody has looked yet
+                continue
+            u = m.update_for(None, None, 0.0)
+            shadow = m.watch.behind
+            assert shadow is not None and u.v == max(m.hand_start, m.version - 3)
+            assert m.state is not None and m.state.log[: len(shadow.log)] == shadow.log
+            watched = [(v, a) for v, a in m.watch.steps if v <= u.v]
+            assert len(watched) == m.watch.applied  # every step up to the shown version, none past it
+        assert steps >= 20
+        for h in (room.handle, room.watchdog):
+            if h is not None:
+                h.cancel()
+    finally:
+        loop.close()
+        asyncio.set_event_loop(None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from daer.engine import Action, GameState
+from daer.rules import Ruleset
 
 WATCH_DELAY = 4
 """Default public steps behind (``daer serve --watch-delay``): about one seat's whole turn — its draw, the draw's
@@ -21,15 +22,18 @@ claim window, its discard, the discard's claim window."""
 @dataclass
 class Delayed:
     """The hand as spectators see it: the live hand's steps (version after, action or None for a window closed),
-    applied up to the version they are shown."""
+    applied up to the version they are shown.  The copy is dealt when a spectator first looks (most hands have
+    none: a copy dealt for every hand cost ~2% of the table's CPU and a second hand's memory in every room)."""
 
+    deal: tuple[Ruleset, tuple[int, ...], int, int | None, bool] | None = None
+    """The live hand's deal, taken before its first step: rules, deck, dealer, wind, hold."""
     behind: GameState | None = None
     steps: list[tuple[int, Action | None]] = field(default_factory=list)
     applied: int = 0
 
     def reset(self, st: GameState) -> None:
         """A new hand, as dealt (``st`` before any step)."""
-        self.behind = GameState(st.rules, st.deck, dealer=st.dealer, wind=st.wind, hold=st.hold)
+        self.deal, self.behind = (st.rules, st.deck, st.dealer, st.wind, st.hold), None
         self.steps, self.applied = [], 0
 
     def record(self, version: int, action: Action | None) -> None:
@@ -39,7 +43,10 @@ class Delayed:
     def at(self, version: int) -> GameState:
         """The hand after every step up to ``version`` (it only moves forward)."""
         st = self.behind
-        assert st is not None
+        if st is None:
+            assert self.deal is not None
+            rules, deck, dealer, wind, hold = self.deal
+            st = self.behind = GameState(rules, deck, dealer=dealer, wind=wind, hold=hold)
         while self.applied < len(self.steps) and self.steps[self.applied][0] <= version:
             _, action = self.steps[self.applied]
             if action is None:
