@@ -39,22 +39,34 @@ def native_extensions() -> list[Extension]:
     manifest."""
     manifest = SRC / "daer" / "_native.json"
     manifest.unlink(missing_ok=True)
-    if os.environ.get("DAER_PURE_PYTHON"):
+    exts = [] if os.environ.get("DAER_PURE_PYTHON") else mypyc_extensions()
+    if not exts:
+        # an earlier build in place (pip install -e) left its extensions in src/: with no manifest nothing would
+        # tell them stale, so a build that does not compile removes them
+        for pattern in [f"{path[:-3]}.*.so" for path in NATIVE] + ["daer_native__mypyc.*.so"]:
+            for old in SRC.glob(pattern):
+                old.unlink()
         return []
+    manifest.write_text(json.dumps({
+        path[:-3].replace("/", "."): hashlib.sha256((SRC / path).read_bytes()).hexdigest() for path in NATIVE
+    }, indent=1) + "\n")
+    return exts
+
+
+def mypyc_extensions() -> list[Extension]:
+    """mypyc's extensions of :data:`NATIVE` (the shared library ``daer_native__mypyc`` and one per module), or
+    none where mypyc is missing or fails."""
     try:
         from mypyc.build import mypycify  # noqa: PLC0415 -- optional: a build without mypy stays pure Python
     except ImportError:
         return []
     try:
-        exts = mypycify([f"src/{path}" for path in NATIVE], opt_level="3", group_name="daer_native")
+        exts: list[Extension] = mypycify([f"src/{path}" for path in NATIVE], opt_level="3", group_name="daer_native")
     except (Exception, SystemExit) as e:  # mypy's errors end it with SystemExit: install the source instead
         print(f"daer: not compiling {', '.join(NATIVE)} ({e!r}); they run from source", file=sys.stderr)
         return []
     for ext in exts:
-        ext.optional = True  # a failed compile leaves the source to run
-    manifest.write_text(json.dumps({
-        path[:-3].replace("/", "."): hashlib.sha256((SRC / path).read_bytes()).hexdigest() for path in NATIVE
-    }, indent=1) + "\n")
+        ext.optional = True  # a failed compile leaves the source to run (daer/_native.py checks what was built)
     return exts
 
 

@@ -62,6 +62,7 @@ def fake_build(tmp_path: Path, names: dict[str, str]) -> Path:
         source.parent.mkdir(parents=True, exist_ok=True)
         source.write_text(text)
         source.with_suffix(SUFFIX).write_bytes(b"")
+    (tmp_path / (_native.GROUP + SUFFIX)).write_bytes(b"")  # the shared library, beside the package
     (root / "_native.json").write_text(json.dumps(
         {name: hashlib.sha256(text.encode()).hexdigest() for name, text in names.items()}))
     return root
@@ -116,3 +117,13 @@ def test_the_environment_chooses_the_source(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setenv(variable, value)
     finders: list[importlib.abc.MetaPathFinder] = []
     assert _native.compiled(root, meta_path=finders) == () and len(finders) == 1
+
+
+def test_modules_without_their_shared_library_run_from_source(tmp_path: Path) -> None:
+    """Each compiled module only loads its code from the shared library: without it, importing one would fail."""
+    root = fake_build(tmp_path, {"daer.engine.state": "x = 1\n"})
+    (tmp_path / (_native.GROUP + SUFFIX)).unlink()
+    finders: list[importlib.abc.MetaPathFinder] = []
+    with pytest.warns(RuntimeWarning, match="daer_native__mypyc\\) is missing"):
+        assert _native.compiled(root, pure=False, meta_path=finders) == ()
+    assert len(finders) == 1 and finders[0].find_spec("daer.engine.state", None) is not None

@@ -43,6 +43,11 @@ class SourceFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source)
 
 
+GROUP = "daer_native__mypyc"
+"""The library that holds the compiled code of every module (``setup.py``'s ``group_name``, beside the package); each
+compiled module's own extension only loads its part from it."""
+
+
 def built(root: Path = ROOT) -> dict[str, str]:
     """The compiled modules recorded by the build, each with its source's hash at the build (none: not built)."""
     try:
@@ -61,6 +66,11 @@ def has_extension(name: str, root: Path = ROOT) -> bool:
     """A compiled extension of the module lies beside its source."""
     source = source_of(name, root)
     return any(source.with_suffix(suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def has_library(root: Path = ROOT) -> bool:
+    """The compiled modules' shared library (:data:`GROUP`) lies beside the package."""
+    return any((root.parent / (GROUP + suffix)).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
 def stale(recorded: dict[str, str], root: Path = ROOT) -> list[str]:
@@ -92,6 +102,10 @@ def compiled(root: Path = ROOT, *, pure: bool | None = None,
     changed = [] if pure else stale(recorded, root)
     if changed:
         warnings.warn(f"daer: {', '.join(changed)} changed since it was compiled; running every compiled module "
+                      "from its source (rebuild with `pip install -e .`)", RuntimeWarning, stacklevel=2)
+    elif not pure and not has_library(root):
+        changed = sorted(recorded)
+        warnings.warn(f"daer: the compiled modules' library ({GROUP}) is missing; running every compiled module "
                       "from its source (rebuild with `pip install -e .`)", RuntimeWarning, stacklevel=2)
     if pure or changed:
         finders = sys.meta_path if meta_path is None else meta_path
