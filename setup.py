@@ -5,8 +5,9 @@ Two accelerators, both optional (without a compiler daer installs and runs as pu
 - ``daer.hands._fasthand``: the 胡 search in C;
 - the engine's hot modules (:data:`NATIVE`) compiled with mypyc (mypy's compiler of type-annotated Python, a
   build requirement): the same source, run as C.  ``src/daer/_native.json`` records each one's source hash, and
-  ``daer/__init__.py`` runs the source instead of a compiled module that no longer matches it (an edit since the
-  build) or when ``DAER_PURE_PYTHON=1``.  ``DAER_PURE_PYTHON=1`` at build time skips compiling them.
+  ``daer/_native.py`` (at ``import daer``) runs the source instead when a compiled module no longer matches it (an
+  edit since the build), or with ``DAER_MYPYC=0`` or ``DAER_PURE_PYTHON=1``.  ``DAER_PURE_PYTHON=1`` at build time
+  skips compiling them.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ NATIVE = [
     "daer/engine/world.py",
     "daer/bots/heuristic.py",
 ]
-"""The modules compiled with mypyc: the engine's step, its claims and views' helpers, and the heuristic bot (the
-search's rollouts and every server-side bot move).  None defines a msgspec struct (mypyc does not compile them)."""
+"""The modules compiled with mypyc: the engine's step (``GameState``), its claims, 偎, penalties and instant wins, the
+search's sampled worlds, and the heuristic bot (the search's rollouts and every server-side bot move).  None defines
+a msgspec struct (mypyc does not compile them)."""
 
 SRC = Path(__file__).resolve().parent / "src"
 

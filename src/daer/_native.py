@@ -91,8 +91,8 @@ def compiled(root: Path = ROOT, *, pure: bool | None = None,
     """Arrange the imports of the compiled modules and return those that will run compiled.
 
     ``pure``: run every one from its source (default: ``DAER_PURE_PYTHON=1``, which also turns the C 胡 search
-    off, or ``DAER_MYPYC=0``, only these, in the environment); ``meta_path``:
-    where the :class:`SourceFinder` goes when they run from source (default: ``sys.meta_path``).
+    off, or ``DAER_MYPYC=0``, only these, in the environment); ``meta_path``: where the :class:`SourceFinder` goes
+    when they run from source (default: ``sys.meta_path``).
     """
     recorded = {name: digest for name, digest in built(root).items() if has_extension(name, root)}
     if not recorded:
