@@ -10,7 +10,7 @@ import pytest
 from daer.bots import HeuristicBot
 from daer.cards import N_KINDS, kind_of
 from daer.engine import new_hand
-from daer.engine.views import View
+from daer.engine.views import ShownMeld, View
 from daer.hands import Meld, MeldKind, waits
 from daer.rules import find_rules, preset_names
 from daer.rules.model import Ruleset
@@ -75,8 +75,20 @@ def test_the_remembered_hints_stay_bounded_and_keep_what_is_asked_for(monkeypatc
     assert max(sizes) <= 2 * hints.LIMIT
     assert len(set(map(id, [hints._known, hints._older]))) == 2 and len(hints._older) > 0  # generations turned
     counts = tuple(sum(1 for c in kept.hand if kind_of(c) == k) for k in range(N_KINDS))
-    assert any(k[2] == counts for k in hints._known)  # still in the current generation
+    assert any(k[2][:N_KINDS] == bytes(counts) for k in hints._known)  # still in the current generation
     hints.forget()
+
+
+def test_hands_and_melds_that_differ_never_share_a_remembered_hint() -> None:
+    """The packed key (counts, then each meld's kind, length and kinds) tells apart what the hint depends on."""
+    peng = ShownMeld(kind="peng", kinds=(3, 3, 3))
+    chi = ShownMeld(kind="chi", kinds=(3, 4, 5))
+    counts = [0] * N_KINDS
+    counts[7] = 2
+    other = list(counts)
+    other[8] = 1
+    packed = {hints._packed(c, own) for c in (counts, other) for own in ((), (peng,), (chi,), (peng, chi), (chi, peng))}
+    assert len(packed) == 10
 
 
 def test_a_matchs_kept_hint_is_the_searched_one_at_every_step() -> None:
