@@ -41,10 +41,18 @@ def connect(server: Server, code: str, token: str) -> Client:
 
 
 def my_turn(c: Client) -> dict[str, Any]:
-    """Play seat 0's choices until it is seat 0's turn again with the bots waiting on it: the update then."""
+    """Play seat 0's choices until it is seat 0's turn again with the bots waiting on it: the update then.  A
+    bot may win the hand before that (the deals are live), and seat 0's turn would never come: the next hand is
+    dealt and seat 0 waited for there (a full run at load 5 once timed out waiting here)."""
     m = c.state(lambda m: m["view"] is not None and m["view"]["legal"])
     c.act(m["view"]["legal"][-1])
-    return c.state(lambda m: m["view"] is not None and bool(m["view"]["legal"]) and not m["view"]["result"])
+    while True:
+        m = c.state(lambda m: (m["view"] is not None and bool(m["view"]["legal"]) and not m["view"]["result"])
+                    or m["room"]["status"] == "between")
+        if m["room"]["status"] != "between":
+            return m
+        assert c.cmd("next")["t"] == "ack"
+        c.until(lambda m: m["t"] == "update" and m["room"]["status"] != "between")  # the next hand dealt
 
 
 @pytest.mark.parametrize("kind", DATABASES)
