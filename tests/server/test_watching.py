@@ -154,47 +154,16 @@ def test_the_host_forbids_watching_spectators_are_closed_and_only_the_host_may(s
     assert isinstance(room.command(0, p.Command(id="w", name="watch")), p.Ack) and room.config.watch
 
 
-def test_random_rooms_keep_the_delayed_log_a_prefix_of_the_live_one(store: Store) -> None:
-    """The spectators' copy of the hand is the live hand's past: its log a prefix of the live log at every step."""
+@pytest.mark.parametrize("first_look", [0, 10])
+def test_random_rooms_keep_the_delayed_log_a_prefix_of_the_live_one(store: Store, first_look: int) -> None:
+    """The spectators' copy of the hand is the live hand's past: its log a prefix of the live log at every step.
+    It is dealt only when a spectator first looks (``first_look`` steps in; no spectator, no second copy of the
+    hand: it cost every room a deal and a hand's memory), and one who arrives late is shown the same."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     rng = random.Random(5)
     try:
         deck = hand(rng.randrange(50))[1]
-        mgr = RoomManager(store, bot_delay=0.0, watch_delay=3)
-        room, _, _ = mgr.create(RoomConfig(rules="luzhou", timer=0, hands=1), "A")
-        room.pending = FixedDeal(SEED, [""] * 4, cards=deck)
-        room.command(0, p.Command(id="start", name="start"))
-        m = room.match
-        for _ in range(400):
-            out = m.due(0.0)
-            if out is None and m.status == "playing" and m.state is not None:
-                movers = m.movers() or m.state.to_act()
-                out = m.play(movers[0], m.state.legal_actions(movers[0])[0], 0.0)
-            if out is None:
-                break
-            room.perform(out)
-            if m.state is not None and m.status == "playing":
-                u = m.update_for(None, None, 0.0)
-                assert u.v == max(m.hand_start, m.version - 3)
-                shadow = m.watch.behind
-                assert shadow is not None and m.state.log[: len(shadow.log)] == shadow.log
-        for h in (room.handle, room.watchdog):
-            if h is not None:
-                h.cancel()
-    finally:
-        loop.close()
-        asyncio.set_event_loop(None)
-    assert find_rules("luzhou").table.seats == 4
-
-
-def test_the_spectators_copy_is_dealt_only_when_a_spectator_first_looks(store: Store) -> None:
-    """No spectator, no second copy of the hand (it cost every room a deal and a hand's memory); one who arrives
-    mid-hand is shown the same delayed table as one who watched from the deal."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    try:
-        deck = hand(7)[1]
         mgr = RoomManager(store, bot_delay=0.0, watch_delay=3)
         room, _, _ = mgr.create(RoomConfig(rules="luzhou", timer=0, hands=1), "A")
         room.pending = FixedDeal(SEED, [""] * 4, cards=deck)
@@ -206,23 +175,26 @@ def test_the_spectators_copy_is_dealt_only_when_a_spectator_first_looks(store: S
             if out is None and m.status == "playing" and m.state is not None:
                 movers = m.movers() or m.state.to_act()
                 out = m.play(movers[0], m.state.legal_actions(movers[0])[0], 0.0)
-            if out is None or m.status != "playing":
+            if out is None:
                 break
             room.perform(out)
             steps += 1
-            if steps < 20:
-                assert m.watch.behind is None  # nobody has looked yet
-                continue
-            u = m.update_for(None, None, 0.0)
-            shadow = m.watch.behind
-            assert shadow is not None and u.v == max(m.hand_start, m.version - 3)
-            assert m.state is not None and m.state.log[: len(shadow.log)] == shadow.log
-            watched = [(v, a) for v, a in m.watch.steps if v <= u.v]
-            assert len(watched) == m.watch.applied  # every step up to the shown version, none past it
-        assert steps >= 20
+            if m.state is not None and m.status == "playing":
+                if steps < first_look:
+                    assert m.watch.behind is None  # nobody has looked yet
+                    continue
+                u = m.update_for(None, None, 0.0)
+                assert u.v == max(m.hand_start, m.version - 3)
+                shadow = m.watch.behind
+                assert shadow is not None and m.state.log[: len(shadow.log)] == shadow.log
+                # every step up to the shown version applied to the copy, none past it
+                assert m.watch.applied == len([v for v, _a in m.watch.steps if v <= u.v])
+        assert steps > first_look
         for h in (room.handle, room.watchdog):
             if h is not None:
                 h.cancel()
     finally:
         loop.close()
         asyncio.set_event_loop(None)
+    assert find_rules("luzhou").table.seats == 4
+
