@@ -126,3 +126,27 @@ def test_a_room_due_again_at_once_waits_for_the_next_turn(loop: asyncio.Abstract
     runner.add(cast(Room, "R"), time.monotonic())
     loop.run_until_complete(asyncio.sleep(0.05))
     assert len(turns) == 5 and len(set(turns)) == 5, turns  # five steps in five turns of the loop
+
+
+def test_a_room_keeps_its_loops_runner_and_takes_the_new_loops_once_the_old_one_closed() -> None:
+    # the runner is kept on the room (asking asyncio for the running loop costs a system call at every timer); a
+    # room stepped on a later loop (a test's, a server started again in one process) must not use a closed one's
+    class Fake:
+        runner: clock.Runner | None = None
+
+    room = cast(Room, Fake())
+    first = asyncio.new_event_loop()
+    try:
+        asyncio.set_event_loop(first)
+        r1 = clock.loop_runner(room)
+        assert r1.loop is first and clock.loop_runner(room) is r1
+    finally:
+        first.close()
+    second = asyncio.new_event_loop()
+    try:
+        asyncio.set_event_loop(second)
+        r2 = clock.loop_runner(room)
+        assert r2.loop is second and room.runner is r2
+    finally:
+        asyncio.set_event_loop(None)
+        second.close()

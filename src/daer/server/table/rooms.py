@@ -100,6 +100,8 @@ class Room:
         self.auto_bots: dict[int, Bot] = {}
         """Each seat's 托管 (heuristic) bot, made when first needed and kept."""
         self.handle: asyncio.Handle | clock.Queued | None = None
+        self.runner: clock.Runner | None = None
+        """The runner of the loop that steps this room (found at its first timer: see ``clock.loop_runner``)."""
         """The room's next step: a timer, or its place in the loop's runner (daer.server.table.clock)."""
         self.thinking = False
         """A bot is choosing in a process of the pool (the loop must not wait)."""
