@@ -126,3 +126,64 @@ def test_landscape_puts_the_seats_at_the_sides_and_top_and_the_choices_beside_th
         assert errors == []
     finally:
         ctx.close()
+
+
+CROWD = """(covered) => {
+  // one's own seat more crowded than a hand makes it: fourteen more melds (42 cards, twice what a hand lays down)
+  // beside what it has, and the choice bar four times as long, its copies as wide as a 吃 with its 比 列 (copies of
+  // what is drawn), measured at once, before any redraw
+  // (the melds drawn as the table draws a meld: a copy of another seat's card on the table, else of a hand card)
+  const mine = document.querySelector('#me .mine');
+  const card = document.querySelector('#table .opp .tcards .card') || document.querySelector('#hand .card');
+  const melds = document.createElement('div');
+  melds.className = 'melds';
+  for (let i = 0; i < 14; i++) {
+    const meld = document.createElement('div');
+    const cards = document.createElement('div');
+    meld.className = 'meld';
+    cards.className = 'cardrow';
+    for (let j = 0; j < 3; j++) cards.append(card.cloneNode(true));
+    meld.append(cards);
+    melds.append(meld);
+  }
+  mine.append(melds);
+  const bar = document.querySelector('#actions');
+  for (const b of [...bar.querySelectorAll('button')]) {
+    for (let i = 0; i < 3; i++) {
+      const copy = b.cloneNode(true);
+      copy.style.minWidth = '45%'; // two a row on a phone
+      bar.append(copy);
+    }
+  }
+  const first = bar.querySelector('button').getBoundingClientRect();
+  const box = (q) => {
+    const r = document.querySelector(q).getBoundingClientRect();
+    return [Math.round(r.top), Math.round(r.bottom)];
+  };
+  return { covered: covered(), bar: first.top >= 0 && first.bottom <= innerHeight,
+           boxes: { me: box('#me'), mine: box('#me .mine'), actions: box('#actions'), hand: box('#hand'),
+                    table: box('#table'), opps: box('#table .opps'), centre: box('#table .centre'),
+                    feed: box('#table .feed') } };
+}"""
+
+
+@pytest.mark.parametrize(("w", "hgt"), [(360, 740), (740, 360), (1280, 800)])
+def test_a_crowded_seat_keeps_its_hand_and_its_choices_on_the_screen(server: Server, browser: Any, tmp_path: Path,
+                                                                     w: int, hgt: int) -> None:
+    # a CI run once found a claim at 360×740 whose own seat (melds, 叫牌, the choice bar) pushed the hand below the
+    # screen: the other seats give way first, then one's melds and the choice bar scroll in their own boxes
+    ctx = browser.new_context(viewport={"width": w, "height": hgt})
+    try:
+        page = ctx.new_page()
+        errors = strict(page)
+        create_room(page, server, "小明")
+        page.click("#start")
+        play_until_claim(page)
+        got = page.evaluate(CROWD.replace("covered()", f"({COVERED})()"))
+        shot(page, f"crowded-{w}x{hgt}", tmp_path)
+        assert got["covered"] == [], got
+        assert got["bar"], got  # the first choice is on the screen
+        assert page.evaluate(CLIPPED) == []
+        assert errors == []
+    finally:
+        ctx.close()

@@ -61,8 +61,15 @@ COVERED = """() => {
     const hit = document.elementFromPoint(x, y);
     if (!hit || (hit !== c && !c.contains(hit))) bad.push(['covered', c.title, hit && hit.className]);
   }
-  // and no box of the choice bar overlaps a hand card
-  const boxes = [...document.querySelectorAll('#actions button')].map((b) => b.getBoundingClientRect());
+  // and no box of the choice bar overlaps a hand card (what the bar shows of it: a long bar scrolls in its own box)
+  const bar = document.querySelector('#actions');
+  const clip = bar && getComputedStyle(bar).overflowY !== 'visible' ? bar.getBoundingClientRect() : null;
+  const boxes = [...document.querySelectorAll('#actions button')].map((b) => {
+    const r = b.getBoundingClientRect();
+    if (!clip) return r;
+    return { left: Math.max(r.left, clip.left), right: Math.min(r.right, clip.right),
+             top: Math.max(r.top, clip.top), bottom: Math.min(r.bottom, clip.bottom) };
+  });
   for (const c of document.querySelectorAll('#hand .card')) {
     const r = c.getBoundingClientRect();
     for (const b of boxes) {
