@@ -49,6 +49,17 @@ def hand_state(page: Page) -> Any:
       feed: document.querySelectorAll('#feedlist li').length, v: document.querySelectorAll('.seat').length })""")
 
 
+def at_a_claim(ctx: Any, server: Server) -> tuple[Page, list[str]]:
+    """A new page in ``ctx`` with a room of its own started and played until a claim is offered to its seat; the
+    page and its console errors (``strict``)."""
+    page = ctx.new_page()
+    errors = strict(page)
+    create_room(page, server, "小明")
+    page.click("#start")
+    play_until_claim(page)
+    return page, errors
+
+
 def test_no_text_or_ring_of_the_table_is_cut_at_any_size(server: Server, browser: Any, tmp_path: Path) -> None:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
@@ -102,11 +113,7 @@ def test_landscape_puts_the_seats_at_the_sides_and_top_and_the_choices_beside_th
         server: Server, browser: Any, w: int, hgt: int, tmp_path: Path) -> None:
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     try:
-        page = ctx.new_page()
-        errors = strict(page)
-        create_room(page, server, "小明")
-        page.click("#start")
-        play_until_claim(page)
+        page, errors = at_a_claim(ctx, server)
         before = hand_state(page)
         turn_to(page, w, hgt)  # turned sideways mid-hand
         assert hand_state(page) == before  # nothing lost
@@ -174,11 +181,7 @@ def test_a_crowded_seat_keeps_its_hand_and_its_choices_on_the_screen(server: Ser
     # screen: the other seats give way first, then one's melds and the choice bar scroll in their own boxes
     ctx = browser.new_context(viewport={"width": w, "height": hgt})
     try:
-        page = ctx.new_page()
-        errors = strict(page)
-        create_room(page, server, "小明")
-        page.click("#start")
-        play_until_claim(page)
+        page, errors = at_a_claim(ctx, server)
         got = page.evaluate(CROWD.replace("covered()", f"({COVERED})()"))
         shot(page, f"crowded-{w}x{hgt}", tmp_path)
         assert got["covered"] == [], got
