@@ -366,6 +366,11 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         if refused is not None:
             return refused
         code, number = str(request.path_params["code"]).strip().upper(), _hand_number(request)
+        # the seal first: while a tournament round runs, its tables answer alike for every hand, stored yet or
+        # not (another worker may not have read the hand's first write yet; docs/tournaments.md)
+        if 3 <= len(code) <= 16 and tourneys.sealed(code):
+            return _err(403, "round_running", "比赛这一轮还没结束，牌谱暂不公开",
+                        "the tournament round is not over yet")
         hand_id = None
         if 3 <= len(code) <= 16:
             hand_id = next((i for i, n, _f, _pt in manager().store.hands_of(code) if n == number), None)
@@ -374,9 +379,6 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
             return _err(404, "no_hand", "没有这一局", "no such hand")
         if not row.finished:
             return _err(403, "not_finished", "这一局还没打完，不能看牌谱", "the hand is not finished yet")
-        if tourneys.sealed(code):  # a tournament round's records open when the round ends (docs/tournaments.md)
-            return _err(403, "round_running", "比赛这一轮还没结束，牌谱暂不公开",
-                        "the tournament round is not over yet")
         return HandRecord(rules=row.rules, overrides=msgspec.json.decode(row.overrides), seed=None,
                           deck=tuple(msgspec.json.decode(row.deck, type=list[int])), dealer=row.dealer,
                           actions=tuple(action_codec.decode(a.payload) for a in row.actions),
