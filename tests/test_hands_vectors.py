@@ -312,11 +312,11 @@ def test_fifth_copy_is_refused_across_hand_melds_and_win():
 
 
 def test_melds_must_fit_their_kind():
-    with pytest.raises(MeldError):
+    with pytest.raises(MeldError, match="碰必须是三张相同的牌：一一二"):  # the message names the cards
         meld(MeldKind.PENG, "一一二")
-    with pytest.raises(MeldError):
+    with pytest.raises(MeldError, match="招必须是四张相同的牌：一一一"):
         meld(MeldKind.ZHAO, "一一一")
-    with pytest.raises(MeldError):
+    with pytest.raises(MeldError, match="吃的牌不成列：一二四"):
         meld(MeldKind.CHI, "一二四")
     with pytest.raises(MeldError):
         meld(MeldKind.CHI, "二七拾")  # 二七十 is one size only

@@ -148,15 +148,17 @@ class Meld:
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", tuple(sorted(self.cards)))
         shape = shape_of(self.cards)
-        text = format_kinds(self.cards)
+        # the cards are written out only for a message (a meld is made at every update and every bot's choice)
         if self.kind in (MeldKind.PENG, MeldKind.WEI) and shape is not GroupKind.KAN:
             zh = "碰" if self.kind is MeldKind.PENG else "偎"
-            raise MeldError(f"{zh}必须是三张相同的牌：{text} (a {self.kind.value} is three of a kind)")
+            raise MeldError(f"{zh}必须是三张相同的牌：{format_kinds(self.cards)} "
+                            f"(a {self.kind.value} is three of a kind)")
         if self.kind in (MeldKind.ZHAO, MeldKind.LONG) and shape is not GroupKind.LONG:
             zh = "招" if self.kind is MeldKind.ZHAO else "垅"
-            raise MeldError(f"{zh}必须是四张相同的牌：{text} (a {self.kind.value} is four of a kind)")
+            raise MeldError(f"{zh}必须是四张相同的牌：{format_kinds(self.cards)} "
+                            f"(a {self.kind.value} is four of a kind)")
         if self.kind is MeldKind.CHI and shape not in (GroupKind.RUN, GroupKind.JIAO):
-            raise MeldError(f"吃的牌不成列：{text} (a chi is a run, 二七十 or 绞)")
+            raise MeldError(f"吃的牌不成列：{format_kinds(self.cards)} (a chi is a run, 二七十 or 绞)")
 
     @property
     def group_kind(self) -> GroupKind:
