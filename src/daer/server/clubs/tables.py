@@ -32,7 +32,8 @@ MAX_TEMPLATES = 8
 MAX_ADHOC = 20
 """Ad-hoc tables a club may have open at once."""
 CACHE = 65536
-"""Rooms whose club (or none) is remembered."""
+"""Rooms whose club (or none) is remembered at most (each is forgotten when its room leaves this process's memory:
+:meth:`ClubTables.forget`; the cap bounds the lookups of rooms served elsewhere)."""
 
 
 def club_creator(club_id: int) -> str:
@@ -59,6 +60,10 @@ class ClubTables:
             self._of.clear()
         self._of[code] = got
         return got
+
+    def forget(self, code: str) -> None:
+        """A room left this process's memory (``RoomManager.leavers``): its club is looked up again if asked."""
+        self._of.pop(code, None)
 
     # -- rooms change -------------------------------------------------------------------------------------
     def room_changed(self, room: Room) -> None:

@@ -190,6 +190,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         watch_gc()
         ops.started(manager())
         manager().listeners.append(tables.room_changed)
+        manager().leavers.append(tables.forget)
         hub.start()
         store.writer.on_fail = manager().store_failed
         store.writer.start()  # from now on: one commit per loop tick, frames sent after it (daer.store.writer)

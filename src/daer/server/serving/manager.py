@@ -72,6 +72,10 @@ class RoomManager:
         """Told when a served room's seats or status changed or a hand ended (the clubs' live pages)."""
         self.restorers: list[Callable[[Room], None]] = []
         """Told of a room loaded from the store, before its clock starts (a tournament table gets its schedule)."""
+        self.leavers: list[Callable[[str], None]] = []
+        """Told of the code of a room that left this process's memory (expired, handed over, dropped): what is
+        remembered per room served here is forgotten with it, so memory follows the rooms held, not the rooms
+        ever served."""
 
     @property
     def worker(self) -> str:
@@ -116,6 +120,11 @@ class RoomManager:
             room.on_change = None
             room.on_stopped = None
             self._recount(room)
+            for leaver in self.leavers:
+                try:
+                    leaver(code)
+                except Exception:
+                    log.exception("room leaver failed for %s", code)
         return room
 
     def _changed(self, room: Room) -> None:

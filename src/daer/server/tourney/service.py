@@ -80,6 +80,13 @@ class Tourneys:
         """Hear of restored rooms (their schedules given back) and of every room's hands."""
         manager.restorers.append(self.restored)
         manager.listeners.append(self.room_changed)
+        manager.leavers.append(self.forget)
+
+    def forget(self, code: str) -> None:
+        """A room left this process's memory: its table and booked hands are read again if it comes back
+        (:meth:`restored` books from the match), so these follow the rooms held, not every room ever served."""
+        self._tables.pop(code, None)
+        self._booked.pop(code, None)
 
     def table(self, code: str) -> TableRow | None:
         if code not in self._tables:
