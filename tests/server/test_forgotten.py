@@ -49,20 +49,19 @@ def play(c: TestClient, hands: int, quit_after: int | None = None) -> str:
 
 def holders_of(codes: set[str]) -> list[str]:
     """The dicts (by key) and sets the process holds that name one of ``codes``, with what holds each.  A dict
-    or set of strings only is not tracked by the collector: it is found among the referents of what is."""
+    or set of strings only is not tracked by the collector: it is found among the referents of what is.  (Types
+    are compared, not ``isinstance``: the process may hold dead weak proxies, which raise on any use.)"""
     found, seen = [], {id(codes)}
     for owner in gc.get_objects():
         for o in (owner, *gc.get_referents(owner)):
-            if not isinstance(o, dict | set | frozenset) or id(o) in seen:
+            kind = type(o)
+            if not issubclass(kind, dict | set | frozenset) or id(o) in seen:
                 continue
             seen.add(id(o))
-            if isinstance(o, dict):
-                keys = [k for k in list(o) if (k in codes if isinstance(k, str) else isinstance(k, tuple) and
-                                               any(isinstance(x, str) and x in codes for x in k))]
-            else:
-                keys = [k for k in list(o) if isinstance(k, str) and k in codes]
+            keys = [k for k in list(o) if (k in codes if type(k) is str else type(k) is tuple and
+                                           any(type(x) is str and x in codes for x in k))]
             if keys:
-                found.append(f"{type(o).__name__} of {type(owner).__qualname__} holding {keys[:2]}")
+                found.append(f"{kind.__name__} of {type(owner).__qualname__} holding {keys[:2]}")
     return found
 
 
