@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playing import play
 from starlette.testclient import TestClient
 
 from daer.server import create_app
@@ -55,37 +56,11 @@ def cycles_left(run: Callable[[], object]) -> list[object]:
     return [o for o in garbage if not isinstance(o, weakref.ProxyTypes)]  # a dead proxy raises on any use
 
 
-def play(c: TestClient, hands: int, quit_after: int | None = None) -> int:
-    """One room (a person and three bots) through ``hands`` hands, or until the person made ``quit_after``
-    actions and leaves mid-hand; every action is sent once with a stale version first (refused).  The hands
-    played."""
-    room = c.post("/api/rooms", json={"name": "A", "config": {"timer": 0, "hands": hands}}).json()
-    played = acted = n = 0
-    with c.websocket_connect(f"/ws/{room['code']}") as ws:
-        ws.send_json({"t": "hello", "room": room["code"], "token": room["token"]})
-        ws.send_json({"t": "cmd", "id": "start", "name": "start"})
-        while quit_after is None or n < quit_after:
-            m = ws.receive_json()
-            if m["t"] != "update":
-                continue
-            status, view = m["room"]["status"], m["view"]
-            if status == "finished":
-                break
-            if status == "between" and m["v"] > acted:
-                acted, played = m["v"], played + 1
-                ws.send_json({"t": "cmd", "id": f"n{m['v']}", "name": "next"})
-            elif status == "playing" and view and view["legal"] and m["v"] > acted:
-                acted, n = m["v"], n + 1
-                ws.send_json({"t": "act", "id": f"stale{n}", "v": m["v"] - 1, "action": view["legal"][0]})
-                ws.send_json({"t": "act", "id": f"a{n}", "v": m["v"], "action": view["legal"][0]})
-    return played
-
-
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     limits = Limits(rates={"create": HIGH, "join": HIGH, "lookup": HIGH})
     with TestClient(create_app(f"sqlite:///{tmp_path / 'daer.db'}", bot_delay=0.0, limits=limits)) as c:
-        play(c, 1, quit_after=2)  # the first room's imports and caches are not garbage
+        play(c, 1, quit_after=2, stale=True)  # the first room's imports and caches are not garbage
         yield c
 
 
@@ -94,9 +69,9 @@ def test_rooms_that_play_end_and_lose_their_sockets_leave_no_cycles_of_daer_obje
     gc.disable()
 
     def rooms() -> None:
-        assert play(client, 2) == 2  # a room to its end (two hands)
-        play(client, 3, quit_after=4)  # sockets closed mid-hand
-        play(client, 3, quit_after=1)
+        assert play(client, 2, stale=True)[1] == 2  # a room to its end (two hands)
+        play(client, 3, quit_after=4, stale=True)  # sockets closed mid-hand
+        play(client, 3, quit_after=1, stale=True)
         canary: dict[str, object] = {"rate": Rate(1, 1)}  # a known cycle holding a daer object: must be found
         canary["self"] = canary
 

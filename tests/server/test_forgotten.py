@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playing import play
 from starlette.testclient import TestClient
 
 from daer.server import create_app
@@ -21,30 +22,6 @@ from daer.server.serving.expiry import sweep
 from daer.server.serving.manager import RoomManager
 
 HIGH = Rate(100000, 100000)
-
-
-def play(c: TestClient, hands: int, quit_after: int | None = None) -> str:
-    """A room (a person and three bots) through ``hands`` hands, or until the person made ``quit_after``
-    actions; its code."""
-    room = c.post("/api/rooms", json={"name": "A", "config": {"timer": 0, "hands": hands}}).json()
-    acted = n = 0
-    with c.websocket_connect(f"/ws/{room['code']}") as ws:
-        ws.send_json({"t": "hello", "room": room["code"], "token": room["token"]})
-        ws.send_json({"t": "cmd", "id": "start", "name": "start"})
-        while quit_after is None or n < quit_after:
-            m = ws.receive_json()
-            if m["t"] != "update":
-                continue
-            status, view = m["room"]["status"], m["view"]
-            if status == "finished":
-                break
-            if status == "between" and m["v"] > acted:
-                acted = m["v"]
-                ws.send_json({"t": "cmd", "id": f"n{m['v']}", "name": "next"})
-            elif status == "playing" and view and view["legal"] and m["v"] > acted:
-                acted, n = m["v"], n + 1
-                ws.send_json({"t": "act", "id": f"a{n}", "v": m["v"], "action": view["legal"][0]})
-    return str(room["code"])
 
 
 def holders_of(codes: set[str]) -> list[str]:
@@ -74,7 +51,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def test_rooms_that_leave_memory_leave_no_key_behind(client: TestClient) -> None:
     manager: RoomManager = client.app.state.manager  # type: ignore[attr-defined]
-    codes = {play(client, 1), play(client, 3, quit_after=3),
+    codes = {play(client, 1)[0], play(client, 3, quit_after=3)[0],
              client.post("/api/rooms", json={"name": "B", "config": {"timer": 0}}).json()["code"]}
     assert codes <= set(manager.rooms)
     assert client.portal is not None
@@ -87,7 +64,7 @@ def test_rooms_that_leave_memory_leave_no_key_behind(client: TestClient) -> None
 
 def test_the_search_sees_a_code_held_by_a_service(client: TestClient) -> None:
     """The search above can fail: a code the clubs' look-up still holds (as before the fix) is found."""
-    code = play(client, 1)
+    code = play(client, 1)[0]
     tables = next(o for o in gc.get_objects() if type(o).__name__ == "ClubTables")
     assert client.portal is not None
     client.portal.call(lambda: sweep(client.app.state.manager, waiting_ttl=0, idle_ttl=0,  # type: ignore[attr-defined]
