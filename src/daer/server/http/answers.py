@@ -11,15 +11,15 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 
 class Answers:
     """Answers to requests with a client request id, kept for a while so a repeat gets the first answer."""
 
-    def __init__(self, size: int = 4096, ttl: float = 600.0) -> None:
-        self.size, self.ttl = size, ttl
+    def __init__(self, size: int = 4096, ttl: float = 600.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.size, self.ttl, self.clock = size, ttl, clock
         self.kept: OrderedDict[tuple[str, ...], tuple[float, dict[str, Any]]] = OrderedDict()
         self.busy: dict[tuple[str, ...], asyncio.Lock] = {}
         """A lock for each key of requests being answered ..."""
@@ -29,7 +29,7 @@ class Answers:
     def get(self, key: tuple[str, ...]) -> dict[str, Any] | None:
         """The first answer to this request, if it is still kept."""
         hit = self.kept.get(key)
-        if hit is None or time.monotonic() - hit[0] > self.ttl:
+        if hit is None or self.clock() - hit[0] > self.ttl:
             return None
         return hit[1]
 
@@ -48,10 +48,15 @@ class Answers:
                 del self.holders[key], self.busy[key]
 
     def put(self, key: tuple[str, ...], answer: dict[str, Any]) -> None:
-        """Keep an answer (the oldest goes past ``size``)."""
-        self.kept[key] = (time.monotonic(), answer)
-        while len(self.kept) > self.size:
-            self.kept.popitem(last=False)
+        """Keep an answer.  Answers past ``ttl`` leave (they are kept oldest first), and the oldest past
+        ``size``: what is kept follows the requests of the last ``ttl`` seconds, so a worker's memory does not
+        climb for an hour until ``size`` answers are held."""
+        now = self.clock()
+        self.kept[key] = (now, answer)
+        self.kept.move_to_end(key)
+        kept = self.kept
+        while kept and (len(kept) > self.size or now - next(iter(kept.values()))[0] > self.ttl):
+            kept.popitem(last=False)
 
 
 __all__ = ["Answers"]
