@@ -420,6 +420,16 @@ def slope_per_hour(points: list[tuple[float, int, float]]) -> float | None:
     return num / den * 3600 if den else None
 
 
+def second_halves(points: list[tuple[float, int, float]]) -> list[tuple[float, int, float]]:
+    """The points of the second half of each process's life: the growth there, against the whole life's, tells
+    caches that fill and stop (it falls to ~0) from a leak (it stays)."""
+    lives: dict[int, tuple[float, float]] = {}
+    for t, pid, _ in points:
+        a, b = lives.get(pid, (t, t))
+        lives[pid] = (min(a, t), max(b, t))
+    return [(t, pid, mib) for t, pid, mib in points if t >= (lives[pid][0] + lives[pid][1]) / 2]
+
+
 def pct(xs: list[float], q: float) -> float | None:
     """The q-quantile (nearest rank) in ms, None if empty."""
     if not xs:
@@ -610,7 +620,7 @@ async def soak(state: dict[str, Any], folder: Path, args: argparse.Namespace) ->
     for name in sorted(run.workers):
         pts = [(t, pid, mib) for t, n, pid, mib in run.memory if n == name]
         fit = [(t, pid, mib) for t, pid, mib in pts if t - run.started.get(pid, 0.0) >= args.window]
-        slope = slope_per_hour(fit)
+        slope, late = slope_per_hour(fit), slope_per_hour(second_halves(fit))
         held = [n for _, w, n in run.rooms if w == name]
         lives = {}
         for t, pid, _ in pts:
@@ -620,6 +630,7 @@ async def soak(state: dict[str, Any], folder: Path, args: argparse.Namespace) ->
                         "longest_life_min": round(max((b - a for a, b in lives.values()), default=0.0) / 60, 1),
                         "rooms_start": held[0] if held else None, "rooms_end": held[-1] if held else None,
                         "growth_mib_per_hour": None if slope is None else round(slope, 1),
+                        "growth_late_mib_per_hour": None if late is None else round(late, 1),
                         "series": minutely([(t, mib) for t, _, mib in pts])}
     refusals: dict[str, int] = {}
     for t in tables:
@@ -672,7 +683,8 @@ def show(r: dict[str, Any]) -> str:
     for name, m in r["memory"].items():
         lines.append(f"memory {name}: {m['start_mib']} → {m['end_mib']} MiB (rooms held {m['rooms_start']} → "
                      f"{m['rooms_end']}) over {m['processes']} process(es), the longest {m['longest_life_min']} min; "
-                     f"growth {m['growth_mib_per_hour']} MiB/hour (fitted within each life)")
+                     f"growth {m['growth_mib_per_hour']} MiB/hour (fitted within each life), "
+                     f"{m['growth_late_mib_per_hour']} MiB/hour in each life's second half")
         if m["series"]:  # the shape: steady growth (a leak) or growth that slows (caches filling)
             step = max(1, len(m["series"]) // 8)
             lines.append("  RSS by minute: " + ", ".join(f"{t:g}: {mib:g}" for t, mib in m["series"][::step]))

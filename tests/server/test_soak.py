@@ -145,6 +145,18 @@ def test_growth_is_fitted_within_each_process_life() -> None:
     assert soak.slope_per_hour([(0.0, 1, 1.0)]) is None
 
 
+def test_the_second_half_of_each_life_tells_a_cache_that_filled_from_a_leak() -> None:
+    """A cache that fills for the first half hour and then stays grows over the run, not in its second half;
+    a leak grows in both."""
+    filling = [(float(t), pid, 100.0 + min(t - pid * 10_000, 1800) / 3600 * 24)
+               for pid in (1, 2) for t in range(pid * 10_000, pid * 10_000 + 3600, 5)]
+    assert soak.slope_per_hour(filling) > 10
+    assert soak.slope_per_hour(soak.second_halves(filling)) == pytest.approx(0.0)
+    leak = [(float(t), 7, 100.0 + t / 3600 * 12) for t in range(0, 3600, 5)]
+    assert soak.slope_per_hour(soak.second_halves(leak)) == pytest.approx(12.0)
+    assert {t for t, _, _ in soak.second_halves(leak)} == {float(t) for t in range(1800, 3600, 5)}
+
+
 def test_the_memory_series_keeps_the_first_sample_of_each_minute_from_the_first_one() -> None:
     samples = [(1000.0 + t, 100.0 + t / 60) for t in range(0, 300, 5)]  # every 5 s for 5 minutes, 1 MiB a minute
     assert soak.minutely(samples) == [(0, 100.0), (1, 101.0), (2, 102.0), (3, 103.0), (4, 104.0)]
