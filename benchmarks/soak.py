@@ -63,6 +63,8 @@ from websockets.exceptions import WebSocketException
 from daer.cluster import local
 from daer.cluster.pg import Postgres
 from daer.server.social.watching import WATCH_DELAY
+from daer.server.table.rooms import match_from_row, replay_hand
+from daer.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
 from serving import TEST_LIMITS
@@ -492,6 +494,31 @@ def read_store(soak: Soak) -> dict[str, Any]:
             "holes": holes}
 
 
+def restored_versions(soak: Soak, tables: list[Table], rooms: dict[str, tuple[str, int]]) -> dict[str, int]:
+    """The version a restart would serve, for each room whose stored version is behind what its client saw.  A
+    claim window closed by the server is not stored on its own (the stored actions decide it, and a restart
+    closes it again), so a room whose last steps were such closes is stored at a lower version than its client
+    saw; the check asks the store's own replay (:func:`daer.server.table.rooms.replay_hand`), which writes
+    nothing, how far a restart brings it."""
+    lagging = [r.code for t in tables for r in t.rooms
+               if r.v is not None and r.code in rooms and rooms[r.code][1] < r.v]
+    if not lagging:
+        return {}
+    store = Store(soak.state["db"])
+    try:
+        out = {}
+        for code in lagging:
+            row = store.load_room(code)
+            if row is None:
+                continue
+            match = match_from_row(row)
+            replay_hand(match, row)
+            out[code] = match.version
+        return out
+    finally:
+        store.engine.dispose()
+
+
 def check(tables: list[Table], store: dict[str, Any], resumed_ok: dict[str, bool], stall: float,
           ended: float) -> dict[str, Any]:
     """The checks of the end: acked = stored exactly once, rooms accounted for, one token per seat."""
@@ -512,7 +539,9 @@ def check(tables: list[Table], store: dict[str, Any], resumed_ok: dict[str, bool
                     lost += 1
                     lost_ids.append(f"{room.code}/{mid}")
     rooms = [r for t in tables for r in t.rooms]
-    behind = [r.code for r in rooms if r.v is not None and store["rooms"].get(r.code, ("", -1))[1] < r.v]
+    restored = store.get("restored", {})  # a restart's version where the stored one is behind (restored_versions)
+    behind = [r.code for r in rooms if r.v is not None
+              and restored.get(r.code, store["rooms"].get(r.code, ("", -1))[1]) < r.v]
     missing = [r.code for r in rooms if r.code not in store["rooms"]]
     finished = [r.code for r in rooms if store["rooms"].get(r.code, ("",))[0] in OVER]
     live = [r for r in rooms if r.code in store["rooms"] and r.code not in finished]
@@ -600,6 +629,7 @@ async def soak(state: dict[str, Any], folder: Path, args: argparse.Namespace) ->
 
     resumed_ok = dict(await asyncio.gather(*(one(r) for r in live)))
     store = await asyncio.to_thread(read_store, run)  # again: a resumable room may have moved on meanwhile
+    store["restored"] = await asyncio.to_thread(restored_versions, run, tables, store["rooms"])
     result = check(tables, store, resumed_ok, args.stall, ended)
     windows = [(f.wall, f.wall + args.window) for f in faults]
     during = [lat for t in tables for sent, lat in t.latencies if any(a <= sent < b for a, b in windows)]

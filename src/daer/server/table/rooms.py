@@ -469,9 +469,8 @@ def _record(m: Match) -> HandRecord | None:
     return record_of(m.code, m.config.rules, m.hands_played, m.seats, m.state)
 
 
-def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) -> Room:
-    """A room rebuilt from the store: the current hand replayed action by action (what the replay must store
-    first — a hand over but not booked, windows closed here — is stored before anyone sees the room)."""
+def match_from_row(row: RoomRow) -> Match:
+    """A stored room's match as a restart rebuilds it, its current hand not replayed yet (:func:`replay_hand`)."""
     cfg = msgspec.json.decode(row.config, type=RoomConfig)
     rules = check_config(cfg)
     match = Match(code=row.code, config=cfg, rules=rules,
@@ -481,16 +480,33 @@ def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) 
                   ready=set(msgspec.json.decode(row.ready or "[]", type=list[int])),
                   pending=PendingDeal.stored(row.deal_seed, row.deal_entropy, len(row.seats)))
     match.vote, match.proposed = votes.load(row.vote)
+    return match
+
+
+def replay_hand(match: Match, row: RoomRow) -> Outcome | None:
+    """Replay the stored room's current hand into ``match``, action by action, and close the claim windows that
+    follow from them (a close is not stored on its own: the actions decide it); what the replay must store
+    before anyone sees the room (a hand over but not booked, windows closed here), None without a hand.  Writes
+    nothing itself, so a check may ask which version a restart would serve."""
+    h = row.hand
+    if h is None:
+        return None
+    st = GameState(match.rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer, hold=True)
+    match.hand_id = h.id
+    match.fair = fairness_of(h)
+    return match.replay(st, h.start_version, [(a.version, a.seat, action_codec.decode(a.payload))
+                                              for a in h.actions], finished=h.finished, now=time.monotonic())
+
+
+def room_from_row(row: RoomRow, store: Store, bot_delay: float, port: RoomPort) -> Room:
+    """A room rebuilt from the store: the current hand replayed action by action (what the replay must store
+    first — a hand over but not booked, windows closed here — is stored before anyone sees the room)."""
+    match = match_from_row(row)
     room = Room(match, store, port, bot_delay=bot_delay)
     if match.pending is None and match.status in ("waiting", "between"):  # stored before verifiable deals
         match.pending = PendingDeal.fresh(len(match.seats))
         port.update_room(deal_seed=match.pending.seed)
-    h = row.hand
-    if h is not None:
-        st = GameState(rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer, hold=True)
-        match.hand_id = h.id
-        match.fair = fairness_of(h)
-        out = match.replay(st, h.start_version, [(a.version, a.seat, action_codec.decode(a.payload))
-                                                 for a in h.actions], finished=h.finished, now=time.monotonic())
+    out = replay_hand(match, row)
+    if out is not None:
         room.perform(out)
     return room
