@@ -79,6 +79,36 @@ def test_the_remembered_hints_stay_bounded_and_keep_what_is_asked_for(monkeypatc
     hints.forget()
 
 
+def test_a_generation_ends_after_its_time_so_a_quiet_server_holds_only_recent_hints(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A generation also ends AGE seconds after its first entry: what a quiet server holds is the hints of the last
+    two generations' time, and a hint asked for again is kept; one not asked for leaves after two ends."""
+    now = [1000.0]
+    monkeypatch.setattr(hints, "_clock", lambda: now[0])
+    hints.forget()
+    rules = find_rules("luzhou")
+    views = [new_hand(rules, seed=f"aged:{i}", dealer=0).view(1, log=False) for i in range(4)]
+    asked, dropped, third, fourth = views
+    hints.waits_hint(rules, asked)
+    hints.waits_hint(rules, dropped)
+    assert len(hints._known) == 2 and not hints._older
+    now[0] += hints.AGE - 1  # not yet: one generation
+    hints.waits_hint(rules, third)
+    assert (len(hints._known), len(hints._older)) == (3, 0)
+    now[0] += 2  # the current generation is older than AGE: the next new hint starts another
+    hints.waits_hint(rules, fourth)
+    assert (len(hints._known), len(hints._older)) == (1, 3)
+    assert hints.waits_hint(rules, asked) == searched(rules, asked)  # moved back to the current generation
+    now[0] += hints.AGE
+    hints.waits_hint(rules, third)  # a hit in the one before: moved back, and it starts the next generation
+    assert (len(hints._known), len(hints._older)) == (1, 2)  # third; fourth and asked (the first one dropped)
+    keys = set(hints._known) | set(hints._older)
+    counts = tuple(sum(1 for c in dropped.hand if kind_of(c) == k) for k in range(N_KINDS))
+    assert not any(k[2][:N_KINDS] == bytes(counts) for k in keys)  # never asked for again: gone
+    assert hints.waits_hint(rules, dropped) == searched(rules, dropped)
+    hints.forget()
+
+
 def test_hands_and_melds_that_differ_never_share_a_remembered_hint() -> None:
     """The packed key (counts, then each meld's kind, length and kinds) tells apart what the hint depends on."""
     peng = ShownMeld(kind="peng", kinds=(3, 3, 3))

@@ -5,12 +5,16 @@ its concealed cards and its own melds, which change at most once per action of t
 update is rebuilt on every step of the table (each discard, each claim window): the hint is looked up, not
 searched again (it was ~5% of the server's CPU per action, docs/benchmarks.md "Measuring issue 12's targets").
 The table holds only ints, strings and tuples (the collector stops tracking them), in two generations of at most
-:data:`LIMIT` entries: the current one, and the one before it, whose entries move back to the current one when
-asked for; when the current one is full, it becomes the one before (the older one is dropped).  So what is in use
-stays, and the table never holds more than twice :data:`LIMIT`.
+:data:`LIMIT` entries and :data:`AGE` seconds: the current one, and the one before it, whose entries move back to
+the current one when asked for; when the current one is full or old, it becomes the one before (the older one is
+dropped).  So what is in use stays, the table never holds more than twice :data:`LIMIT`, and what a quiet server
+holds follows the hands of the last few minutes: it reaches its size in minutes, not in the hour a soak runs.
 """
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
 
 from daer.cards import N_KINDS, kind_of
 from daer.engine.views import ShownMeld, View
@@ -25,6 +29,11 @@ LIMIT = 20_000
 of up to 100,000 entries was emptied only when full: at a soak's pace it took hours to fill, and its tens of MiB
 were a steady part of the workers' memory growth (docs/benchmarks.md, "Chaos soak")."""
 
+AGE = 300.0
+"""Seconds a generation takes new entries before it becomes the one before.  Before, a generation ended only when
+full: at a chaos soak's pace (100 tables on two workers) the first one filled after ~27 minutes and the second
+after ~55, so the table's few MiB grew through a whole hour and read as a leak (docs/benchmarks.md)."""
+
 Key = tuple[int, int, bytes]
 """The evaluator's id, the minimum 胡, and the seat's concealed counts then its own melds as bytes (:func:`_packed`).
 As tuples of ints the same key took ~600 bytes an entry with its hint, so the two generations below could hold
@@ -32,6 +41,9 @@ As tuples of ints the same key took ~600 bytes an entry with its hint, so the tw
 _KIND = {k.value: i for i, k in enumerate(MeldKind)}
 _known: dict[Key, Hint] = {}
 _older: dict[Key, Hint] = {}
+_clock: Callable[[], float] = time.monotonic
+_born: list[float] = [0.0]
+"""When the current generation took its first entry (a list: changed in place, not rebound)."""
 
 
 def waits_hint(rules: Ruleset, view: View) -> Hint:
@@ -72,8 +84,12 @@ def _packed(counts: list[int], own: tuple[ShownMeld, ...]) -> bytes:
 
 def _remember(key: Key, hint: Hint) -> None:
     global _known, _older  # the two generations are this module's state
-    if len(_known) >= LIMIT:
+    now = _clock()
+    if not _known:
+        _born[0] = now
+    elif len(_known) >= LIMIT or now - _born[0] >= AGE:
         _older, _known = _known, {}
+        _born[0] = now
     _known[key] = hint
 
 
