@@ -54,14 +54,24 @@ class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
             scope["extensions"][SEND_NOW] = self.send_now
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """The extension out of the scope once the socket is gone: the scope is the protocol's own, so its bound
-        ``send_now`` there made a reference cycle (protocol → scope → method → protocol) that only a collection
-        frees — and under ``--gc tuned`` a cycle alive at one collection is frozen and never freed: every closed
-        connection stayed in memory (``tests/server/test_cycles.py``)."""
+        """Two reference cycles broken once the socket is gone, which only a collection would free — and under
+        ``--gc tuned`` a cycle alive at one collection is frozen and never freed (``tests/server/test_cycles.py``):
+
+        - the extension out of the scope: the scope is the protocol's own, so its bound ``send_now`` there made a
+          cycle protocol → scope → method → protocol (every closed connection stayed in memory);
+        - websockets' connection (``self.conn``) keeps its parser, a suspended generator whose frame holds the
+          connection; the parser ends only at the end of the stream, which uvicorn never feeds it
+          (``eof_received`` does nothing).  Closed here, it ends and lets the connection go: before, every
+          WebSocket the server ever served kept its connection, parser, buffers and last frames (~2 KB; 1,131 on
+          one soak worker after six minutes, ~25 MiB an hour — docs/benchmarks.md, "The parser that kept every
+          WebSocket")."""
         super().connection_lost(exc)
         scope = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"].pop(SEND_NOW, None)
+        parser = getattr(getattr(self, "conn", None), "parser", None)
+        if parser is not None:
+            parser.close()
         release_transport(getattr(self, "transport", None))
 
     def send_now(self, *texts: str) -> bool:
