@@ -29,7 +29,10 @@ duplicated, the faults with the rooms each one hit and their resumption times (a
 version on a fresh connection), p99 during and outside the faults, and each worker's memory at the start and
 the end with its growth per hour (a linear fit within each process's life, the first ``--window`` seconds
 after a start left out) and its RSS minute by minute (in ``--json``; every eighth of them printed), which
-tells a leak (steady growth) from caches filling (growth that slows).  It exits 1 when a check fails.
+tells a leak (steady growth) from caches filling (growth that slows).  A worker with a life of ``--judge-after``
+minutes or more (30) is judged: its memory is flat if the second half of its long lives grew at most
+``--max-growth`` MiB an hour (6); a check, "memory flat", when any worker was judged.  It exits 1 when a check
+fails.
 ``--server-arg`` passes one more option to every worker (``--server-arg=--log-level --server-arg=debug``: each
 action in the workers' logs, to trace a failed check).
 """
@@ -432,6 +435,31 @@ def second_halves(points: list[tuple[float, int, float]]) -> list[tuple[float, i
     return [(t, pid, mib) for t, pid, mib in points if t >= (lives[pid][0] + lives[pid][1]) / 2]
 
 
+def memory_of(pts: list[tuple[float, int, float]], started: dict[int, float], held: list[int], *, window: float,
+              judge_after: float, max_growth: float) -> dict[str, Any]:
+    """One worker's memory over the soak from its samples ``pts`` ((wall time, pid, RSS MiB)): start, end, growth
+    per hour fitted within each life (from ``window`` seconds after its start) and over each life's second half,
+    and ``flat``: whether that late growth is at most ``max_growth`` MiB an hour — judged only when one life
+    lasted ``judge_after`` seconds (None otherwise: a short life's second half still holds its caches filling, as
+    the finished rooms kept for ``finished_ttl``)."""
+    fit = [(t, pid, mib) for t, pid, mib in pts if t - started.get(pid, 0.0) >= window]
+    slope, late = slope_per_hour(fit), slope_per_hour(second_halves(fit))
+    lives: dict[int, tuple[float, float]] = {}
+    for t, pid, _ in pts:
+        lives[pid] = (min(lives.get(pid, (t, t))[0], t), t)
+    longest = max((b - a for a, b in lives.values()), default=0.0)
+    judged = [(t, pid, mib) for t, pid, mib in fit if lives[pid][1] - lives[pid][0] >= judge_after]
+    judged_late = slope_per_hour(second_halves(judged))
+    return {"start_mib": round(pts[0][2], 1) if pts else None, "end_mib": round(pts[-1][2], 1) if pts else None,
+            "processes": len(lives), "longest_life_min": round(longest / 60, 1),
+            "rooms_start": held[0] if held else None, "rooms_end": held[-1] if held else None,
+            "growth_mib_per_hour": None if slope is None else round(slope, 1),
+            "growth_late_mib_per_hour": None if late is None else round(late, 1),
+            "flat": None if judged_late is None else judged_late <= max_growth,
+            "judged_late_mib_per_hour": None if judged_late is None else round(judged_late, 1),
+            "series": minutely([(t, mib) for t, _, mib in pts])}
+
+
 def pct(xs: list[float], q: float) -> float | None:
     """The q-quantile (nearest rank) in ms, None if empty."""
     if not xs:
@@ -646,22 +674,10 @@ async def soak(state: dict[str, Any], folder: Path, args: argparse.Namespace) ->
                            "resume_p50_s": round(statistics.median(took), 2) if took else None,
                            "resume_max_s": round(max(took), 2) if took else None, "back_after_s": round(f.took, 1)})
     all_resumes = [d.resumed - d.at for t in tables for d in t.drops if d.resumed is not None]
-    memory = {}
-    for name in sorted(run.workers):
-        pts = [(t, pid, mib) for t, n, pid, mib in run.memory if n == name]
-        fit = [(t, pid, mib) for t, pid, mib in pts if t - run.started.get(pid, 0.0) >= args.window]
-        slope, late = slope_per_hour(fit), slope_per_hour(second_halves(fit))
-        held = [n for _, w, n in run.rooms if w == name]
-        lives = {}
-        for t, pid, _ in pts:
-            lives[pid] = (min(lives.get(pid, (t, t))[0], t), t)
-        memory[name] = {"start_mib": round(pts[0][2], 1) if pts else None, "end_mib": round(pts[-1][2], 1) if pts
-                        else None, "processes": len(lives),
-                        "longest_life_min": round(max((b - a for a, b in lives.values()), default=0.0) / 60, 1),
-                        "rooms_start": held[0] if held else None, "rooms_end": held[-1] if held else None,
-                        "growth_mib_per_hour": None if slope is None else round(slope, 1),
-                        "growth_late_mib_per_hour": None if late is None else round(late, 1),
-                        "series": minutely([(t, mib) for t, _, mib in pts])}
+    memory = {name: memory_of([(t, pid, mib) for t, n, pid, mib in run.memory if n == name], run.started,
+                              [n for _, w, n in run.rooms if w == name], window=args.window,
+                              judge_after=args.judge_after * 60, max_growth=args.max_growth)
+              for name in sorted(run.workers)}
     refusals: dict[str, int] = {}
     for t in tables:
         for code, k in t.refusals.items():
@@ -669,6 +685,7 @@ async def soak(state: dict[str, Any], folder: Path, args: argparse.Namespace) ->
     report = {
         "tables": args.tables, "people_tables": people, "bot_tables": args.tables - people,
         "minutes": args.minutes, "kill_every_min": args.kill_every, "seed": args.seed, "window_s": args.window,
+        "judge_after_min": args.judge_after, "max_growth_mib_per_hour": args.max_growth,
         "ramp_s": round(ramp, 1), "span_s": round(span, 1), "failed_clients": failed[:10],
         **result,
         "actions_stored_all": store["total_actions"],
@@ -682,6 +699,9 @@ async def soak(state: dict[str, Any], folder: Path, args: argparse.Namespace) ->
         "memory": memory, "refusals": refusals,
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
+    judged = [m["flat"] for m in memory.values() if m["flat"] is not None]
+    if judged:  # a leak shows as growth in the second half of a long life (see memory_of)
+        report["checks"]["memory flat"] = all(judged)
     report["checks"]["no client failed"] = not failed
     report["checks"]["every worker came back"] = not run.missing
     report["ok"] = all(report["checks"].values())
@@ -714,7 +734,10 @@ def show(r: dict[str, Any]) -> str:
         lines.append(f"memory {name}: {m['start_mib']} → {m['end_mib']} MiB (rooms held {m['rooms_start']} → "
                      f"{m['rooms_end']}) over {m['processes']} process(es), the longest {m['longest_life_min']} min; "
                      f"growth {m['growth_mib_per_hour']} MiB/hour (fitted within each life), "
-                     f"{m['growth_late_mib_per_hour']} MiB/hour in each life's second half")
+                     f"{m['growth_late_mib_per_hour']} MiB/hour in each life's second half"
+                     + ("" if m.get("flat") is None else
+                        f"; lives of {r.get('judge_after_min', 30):g} min or more: {m['judged_late_mib_per_hour']} "
+                        f"MiB/hour, {'flat' if m['flat'] else 'NOT flat'}"))
         if m["series"]:  # the shape: steady growth (a leak) or growth that slows (caches filling)
             step = max(1, len(m["series"]) // 8)
             lines.append("  RSS by minute: " + ", ".join(f"{t:g}: {mib:g}" for t, mib in m["series"][::step]))
@@ -747,6 +770,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--settle", type=float, default=5.0, help="seconds after the ramp before the clock starts")
     ap.add_argument("--stall", type=float, default=60.0,
                     help="a live room that did not move in its last this many seconds counts as stalled")
+    ap.add_argument("--judge-after", type=float, default=30.0,
+                    help="minutes a worker's process must live for its memory to be judged flat or not")
+    ap.add_argument("--max-growth", type=float, default=6.0,
+                    help="MiB an hour a long life may still grow in its second half and count as flat")
     ap.add_argument("--server-arg", action="append", default=[], help="one more argument for every daer serve")
     return ap.parse_args(argv)
 

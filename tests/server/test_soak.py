@@ -200,6 +200,23 @@ def test_the_second_half_of_each_life_tells_a_cache_that_filled_from_a_leak() ->
     assert {t for t, _, _ in soak.second_halves(leak)} == {float(t) for t in range(1800, 3600, 5)}
 
 
+def test_memory_is_judged_flat_or_not_only_over_a_long_life() -> None:
+    """A worker's memory is judged by the growth in the second half of its lives of at least ``judge_after``: a
+    cache that filled in its first half hour is flat, a leak of 12 MiB an hour is not, and a worker whose every
+    life was short (killed every few minutes) is not judged."""
+    def judge(pts: list[tuple[float, int, float]]) -> Any:
+        return soak.memory_of(pts, {pid: min(t for t, p, _ in pts if p == pid) for _, pid, _ in pts}, [40] * 3,
+                              window=30.0, judge_after=1800.0, max_growth=6.0)
+
+    filling = [(float(t), 1, 100.0 + min(t, 1800) / 3600 * 24) for t in range(0, 3600, 5)]
+    leak = [(float(t), 1, 100.0 + t / 3600 * 12) for t in range(0, 3600, 5)]
+    short = [(float(t), 1 + t // 600, 100.0 + t % 600 / 3600 * 60) for t in range(0, 3600, 5)]  # 10-minute lives
+    assert judge(filling)["flat"] is True and judge(filling)["growth_mib_per_hour"] > 10
+    assert judge(leak)["flat"] is False and judge(leak)["judged_late_mib_per_hour"] == pytest.approx(12.0, abs=0.1)
+    out = judge(short)
+    assert out["flat"] is None and out["processes"] == 6 and out["growth_late_mib_per_hour"] > 6
+
+
 def test_the_memory_series_keeps_the_first_sample_of_each_minute_from_the_first_one() -> None:
     samples = [(1000.0 + t, 100.0 + t / 60) for t in range(0, 300, 5)]  # every 5 s for 5 minutes, 1 MiB a minute
     assert soak.minutely(samples) == [(0, 100.0), (1, 101.0), (2, 102.0), (3, 103.0), (4, 104.0)]
