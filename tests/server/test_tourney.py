@@ -179,7 +179,6 @@ def test_a_whole_tournament_of_twelve_over_three_rounds(client: TestClient) -> N
     for p in people:
         assert as_(client, p).post(f"/api/clubs/{n}/tourneys/{t}/register", json={}).status_code == 200
     earlier: list[list[int]] = []
-    refused = 0
     for number in (1, 2, 3):
         res = as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/start", json={})
         assert res.json() == {"round": number}, res.text
@@ -189,14 +188,14 @@ def test_a_whole_tournament_of_twelve_over_three_rounds(client: TestClient) -> N
         rnd = view["rounds"][number - 1]
         assert rnd["seeds"] is None and rnd["commitment"] == set_commitment(rnd["commits"])
         # sealed while the round runs: no table may fetch any record of the round (its bots play at once, so
-        # a round may be over by the time of the request: then, and only then, the record is open)
+        # a round may be over by the time of the request: then, and only then, the record is open; a fast host may
+        # finish every round first, so the seal itself is proved on the paced server below)
         code = tables[0]["code"]
         sealed = client.get(f"/api/rooms/{code}/hands/1/record")
         if sealed.status_code == 200:
             over = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()["rounds"][number - 1]
             assert over["seeds"] is not None, "a record of a running round was served"
         else:
-            refused += 1
             assert sealed.status_code == 403 and sealed.json()["error"] == "round_running", sealed.text
         seated = [[s["player"] for s in tb["seats"]] for tb in tables]
         if number == 2:  # 12 players cannot avoid every repeat; the pairing keeps them to one pair a table
@@ -218,7 +217,6 @@ def test_a_whole_tournament_of_twelve_over_three_rounds(client: TestClient) -> N
                 decks.append((hand, rec.deck))
         for hand in range(1, 5):  # the same deck at every table
             assert len({tuple(d) for h, d in decks if h == hand}) == 1
-    assert refused >= 1  # at least one round was caught running (hands take longer than a few requests)
     assert view["status"] == "finished"
     lines = view["standings"]
     assert len(lines) == 12 and [x["rank"] for x in lines] == list(range(1, 13))
