@@ -80,6 +80,8 @@ class Table:
         self.last_progress = 0.0
         self.errors: dict[str, int] = {}
         self.alive = False
+        self.updates = 0
+        """Update frames received in the measured window (the server's frames per action: updates / actions)."""
 
     async def run(self, http: httpx.AsyncClient, stop: asyncio.Event, measure: asyncio.Event) -> None:
         r = (await http.post(f"{self.url}/api/rooms", json={"name": "load", "config": {"timer": 0, "hands": 64,
@@ -103,6 +105,8 @@ class Table:
                 now = time.perf_counter()
                 m = decode(raw)
                 if m["t"] == "update":
+                    if measure.is_set():
+                        self.updates += 1
                     for msg_id, (_, v_sent) in pending.items():
                         if m["v"] > v_sent and msg_id not in got:
                             got[msg_id] = now
@@ -389,7 +393,8 @@ async def main(args: argparse.Namespace) -> None:
             print(f"server CPU {cpu:.1f} s for {acts:.0f} actions applied (people and bots) in {span:.0f} s: "
                   f"{cpu / max(acts, 1) * 1e6:.0f} µs per action, {acts / span:.1f} actions/s, "
                   f"{cpu / span / cores:.0%} of the {cores} cores; load client CPU {(me1 - me0) / span / cores:.0%} "
-                  f"of the cores ({len(metrics)} server process(es) measured)")
+                  f"of the cores ({len(metrics)} server process(es) measured); "
+                  f"{sum(t.updates for t in tables) / max(acts, 1):.2f} update frames to the people per action")
             per_action = cpu / max(acts, 1)
             if srv is not None:
                 print(f"server RSS {rss / 1024:.0f} MiB (peak {peak / 1024:.0f} MiB)")

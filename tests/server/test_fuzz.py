@@ -160,8 +160,9 @@ class Table(threading.Thread):
                     self.hands += 1
                     if self.stop.is_set():
                         return
-                    c.cmd("next")
-                    c.state(lambda m: m["room"]["status"] != "between", 60)
+                    c.cmd("next")  # then the next hand dealt (and maybe played out by the bots in one update)
+                    c.state(lambda u, n=m["room"]["hand_no"]: u["room"]["hand_no"] > n
+                            or u["room"]["status"] != "between", 60)
                     continue
                 time.sleep(0.07)  # a person's pace, within the per-connection message rate (20 a second)
                 reply = c.act(m["view"]["legal"][-1], v=m["v"])

@@ -235,6 +235,42 @@ def test_the_page_and_its_modules_are_served(server: Server) -> None:
     assert Path(server.db).exists() == server.db_url.startswith("sqlite")
 
 
+def test_a_stale_action_tells_the_seat_no_step_twice_and_a_version_never_seen_resyncs_it(server: Server) -> None:
+    """The updates a connection gets from its hello on are one chain: folded together they are the hand's log.
+    A stale action (the bots moved meanwhile) is refused and adds no update of its own — the connection has
+    every step already, or on its way (before, a catch-up from the stale version told those steps twice); an
+    action at a version the room never had is answered with the whole state."""
+    r = room(server)
+    c = Client(server, r["code"], r["token"])
+    assert c.cmd("start")["t"] == "ack"
+    upd = my_turn(c)
+    hand = upd["room"]["hand_no"]
+    assert c.act(upd["view"]["legal"][0], v=upd["v"] + 1000)["code"] == "stale"
+    assert c.until(lambda m: m["t"] == "update")["full"]  # a version it never had: the whole state
+    refused = 0
+    while refused < 6:
+        upd = c.upd
+        assert upd is not None
+        view = upd["view"]
+        if upd["room"]["hand_no"] != hand or view["result"] is not None:
+            break
+        if view["legal"]:
+            reply = c.act(view["legal"][0], v=upd["v"] - 1)  # a version before the last: refused
+            assert reply["code"] == "stale", reply
+            refused += 1
+            c.act(view["legal"][0])  # at the version it has (an error if the bots moved meanwhile)
+        c.state(lambda m, v=upd["v"]: m["v"] > v or m["view"]["result"] is not None)
+    log: list[Any] = []
+    for m in c.frames:
+        if m["t"] == "update" and m["room"]["hand_no"] == hand and m["view"] is not None:
+            log = list(m["events"]) if m["full"] else log + list(m["events"])
+    c.send({"t": "sync", "v": None})
+    full = c.until(lambda m: m["t"] == "update" and m["full"])
+    assert refused >= 1
+    if full["room"]["hand_no"] == hand:  # (else the hand ended and the next was dealt: its log is the last one's)
+        assert full["events"][: len(log)] == log  # nothing told twice, nothing missed
+
+
 def test_timer_runs_out_then_the_bot_plays_the_seat_until_its_player_acts(server: Server) -> None:
     r = room(server, timer=1)
     c = Client(server, r["code"], r["token"])

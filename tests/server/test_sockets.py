@@ -234,6 +234,71 @@ def test_frames_pushed_while_corked_go_out_together_after_the_commit_in_order() 
     asyncio.run(run())
 
 
+def test_updates_pushed_before_their_commit_go_out_as_one_frame_built_at_the_commit() -> None:
+    """A room that moves twice before a commit sends one update (built once, after the commit, with both steps);
+    anything else pushed after an update seals it where it stands; a new hand's update never swallows the last
+    one of the hand before; without a gate an update is built at once."""
+    from daer.server.table.seating import Conn  # noqa: PLC0415
+
+    async def run() -> None:
+        sent: list[tuple[str, ...]] = []
+        state = {"v": 1}
+        builds: list[int] = []
+
+        def update() -> str:
+            builds.append(state["v"])
+            return f"u{state['v']}"
+
+        gate = _Gate()
+        conn = Conn(0, gate=gate, direct=lambda *texts: sent.append(texts) is None)
+        conn.push_update(update, key=1)
+        state["v"] = 2
+        conn.push_update(update, key=1)  # the first still waits, nothing after it: this one is in it
+        state["v"] = 3
+        assert builds == [] and len(gate.waiting) == 1
+        gate.commit()
+        assert sent == [("u3",)] and builds == [3]  # one frame, built at the commit, with every step
+        # an ack after an update seals it: the update says what it said then, the next one comes after the ack
+        conn.push_update(update, key=1)
+        state["v"] = 4
+        conn.push("ack4")
+        state["v"] = 5
+        conn.push_update(update, key=1)
+        state["v"] = 6
+        gate.commit()
+        assert sent[1:] == [("u4",), ("ack4",), ("u6",)]
+        # a new hand (another key) seals the update of the hand before
+        conn.push_update(update, key=1)
+        state["v"] = 7
+        conn.push_update(update, key=2)
+        state["v"] = 8
+        gate.commit()
+        assert sent[4:] == [("u7",), ("u8",)]
+        # corked with an update waiting from before: merged into it, sealed by the ack, released in order
+        conn.push_update(update, key=2)
+        conn.cork()
+        state["v"] = 9
+        conn.push_update(update, key=2)
+        conn.push("ack9")
+        conn.uncork()
+        state["v"] = 10
+        gate.commit()
+        assert sent[6:] == [("u9",), ("ack9",)]
+        # a write that failed drops what waits, and the next update is queued anew
+        conn.push_update(update, key=2)
+        conn.abort("closed")
+        gate.commit()
+        assert sent[8:] == [("closed",)] and conn.pending is None
+        # no gate (no store writer started): built and sent at once
+        alone = Conn(0, direct=lambda *texts: sent.append(texts) is None)
+        state["v"] = 11
+        alone.push_update(update, key=1)
+        alone.push_update(update, key=1)
+        assert sent[9:] == [("u11",), ("u11",)]
+
+    asyncio.run(run())
+
+
 def test_a_text_frame_is_framed_as_the_websockets_library_frames_a_servers() -> None:
     from websockets.frames import Frame, Opcode  # noqa: PLC0415
 

@@ -222,8 +222,11 @@ class Session:
                 log.log(logging.WARNING if took >= SLOW else logging.DEBUG, "act", extra=ctx(
                     "slow_act" if took >= SLOW else "act", room=room.code, seat=seat, kind=msg.action.__class__.__name__
                     .lower(), v=msg.v, latency_ms=round(took * 1000, 2), result=_outcome(reply)))
-            if isinstance(reply, p.Error) and reply.code == "stale":
-                self.conn.push(p.encode(room.update_for(seat, msg.v)))
+            if isinstance(reply, p.Error) and reply.code == "stale" and msg.v > room.version:
+                # a version the room never had: the whole state, to start again from (an older version needs
+                # nothing: the connection has been given, or will be, every update since it said hello, and the
+                # same steps again would be told twice)
+                self.conn.push(p.encode(room.update_for(seat, None)))
         elif isinstance(msg, p.Say):
             self.send(room.say(seat, msg))
         elif isinstance(msg, p.Command):

@@ -129,7 +129,8 @@ class Match(Together):
 
     def info(self, seat: int | None, now: float) -> p.RoomInfo:
         """The room as ``seat`` sees it."""
-        dl = self.deadlines.get(seat) if seat is not None else None
+        # a seat in 托管 has no clock to show (its bot plays), though its deadline is kept for when it is back
+        dl = self.deadlines.get(seat) if seat is not None and not self.seats[seat].auto else None
         scores = self.scores
         pays: tuple[p.Payment, ...] = ()
         st = self.state.settlement if self.state is not None and self.state.over else None
