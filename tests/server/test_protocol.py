@@ -271,8 +271,25 @@ def test_a_stale_action_tells_the_seat_no_step_twice_and_a_version_never_seen_re
         assert full["events"][: len(log)] == log  # nothing told twice, nothing missed
 
 
+def test_every_hand_ends_in_an_update_of_its_own_when_bots_play_a_match_faster_than_the_commits(
+        server: Server) -> None:
+    """Updates are built at their commit (one frame for the steps before it), but a hand's end never becomes the
+    next hand's first update: with the bots at no delay and seat 0 in 托管 after its timer, a match of four hands
+    can pass within a few commits, and the seat still sees each hand end — its 'ended' event and its result."""
+    r = room(server, timer=1, hands=4)
+    c = Client(server, r["code"], r["token"])
+    c.cmd("start")
+    c.state(lambda m: m["room"]["status"] == "finished", 60)
+    ends = [m for m in c.frames if m["t"] == "update" and m["view"] is not None and m["view"]["result"] is not None
+            and any(e["type"] == "ended" for e in m["events"])]
+    assert len(ends) == 4, [(m["v"], m["room"]["status"]) for m in c.frames if m["t"] == "update"]
+    assert [m["room"]["hand_no"] for m in ends] == [1, 2, 3, 4]
+
+
 def test_timer_runs_out_then_the_bot_plays_the_seat_until_its_player_acts(server: Server) -> None:
-    r = room(server, timer=1)
+    # 64 hands: with bots at no delay a match of 8 is over in a few hundred milliseconds, and the 托管 bot playing
+    # for seat 0 could finish it before the resume arrives (a finished room changes no seat)
+    r = room(server, timer=1, hands=64)
     c = Client(server, r["code"], r["token"])
     c.cmd("start")
     auto = c.state(lambda m: m["room"]["seats"][0]["auto"])

@@ -45,11 +45,12 @@ class Audience:
         return True
 
     def send(self, later: Callable[[int | None], Callable[[], str]], only: int | None = None,
-             key: object = None) -> None:
+             key: object = None, *, sealed: bool = False) -> None:
         """Each connection its seat's update (``later(seat)`` builds it); ``only``: that seat's connections alone.
         A seat's frame is built when it is released, after the commit it waits for (:meth:`Conn.push_update`:
         one frame for the steps a room takes before then, ``key`` the hand); the spectators' now, once for all
-        of them (the table as shown to spectators at this step)."""
+        of them (the table as shown to spectators at this step).  ``sealed``: built now (the step ended a hand:
+        :meth:`Conn.seal`)."""
         shown: str | None = None
         for c in list(self.conns):
             seat = c.seat
@@ -61,6 +62,8 @@ class Audience:
                 c.push(shown)
             else:
                 c.push_update(later(seat), key)
+                if sealed:
+                    c.seal()
 
     def tell(self, frame: str) -> None:
         """Every connection the same frame (not an update: a phrase said at the table), in its place in the

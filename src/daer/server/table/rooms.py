@@ -397,7 +397,8 @@ class Room:
             has = seen if seat == only else own_steps(m.marks, since, seat) if since == m.version else None
             return lambda: p.encode(m.update_for(seat, since, time.monotonic(), has))
 
-        self.audience.send(later, only, m.hand_start)
+        st = m.state  # a hand's end goes out as it was: the next deal must not be built into it
+        self.audience.send(later, only, m.hand_start, sealed=st is not None and st.over)
 
     def watchers_changed(self, *, send: bool) -> None:
         """A spectator came or went: the table is told how many watch, and their names (no new version)."""

@@ -94,12 +94,17 @@ class Conn:
         later = self.pending = Later(build, key)
         self._push(later)
 
-    def push(self, text: str | None) -> None:
-        """Queue a frame (None closes) after the writes before it commit; a client too slow to read is
-        dropped, not waited for."""
+    def seal(self) -> None:
+        """Build the update waiting now as it stands (a step that ended a hand: what comes next is another hand,
+        which would otherwise be built into it)."""
         if self.pending is not None:
             self.pending.built()
             self.pending = None
+
+    def push(self, text: str | None) -> None:
+        """Queue a frame (None closes) after the writes before it commit; a client too slow to read is
+        dropped, not waited for."""
+        self.seal()
         self._push(text)
 
     def _push(self, text: str | Later | None) -> None:
