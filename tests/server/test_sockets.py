@@ -284,6 +284,15 @@ def test_updates_pushed_before_their_commit_go_out_as_one_frame_built_at_the_com
         state["v"] = 10
         gate.commit()
         assert sent[6:] == [("u9",), ("ack9",)]
+        # sealed (its step ended a hand): built as it stands, and the next step has a frame of its own
+        conn.push_update(update, key=2)
+        conn.seal()
+        state["v"] = 11
+        conn.push_update(update, key=2)
+        state["v"] = 12
+        gate.commit()
+        assert sent[8:] == [("u10",), ("u12",)]
+        del sent[8:]
         # a write that failed drops what waits, and the next update is queued anew
         conn.push_update(update, key=2)
         conn.abort("closed")
