@@ -44,32 +44,15 @@ class Audience:
             seats[conn.seat].online = max(0, seats[conn.seat].online - 1)
         return True
 
-    def send(self, later: Callable[[int | None], Callable[[], str]], only: int | None = None,
-             key: object = None, *, sealed: bool = False) -> None:
-        """Each connection its seat's update (``later(seat)`` builds it); ``only``: that seat's connections alone.
-        A seat's frame is built when it is released, after the commit it waits for (:meth:`Conn.push_update`:
-        one frame for the steps a room takes before then, ``key`` the hand); the spectators' now, once for all
-        of them (the table as shown to spectators at this step).  ``sealed``: built now (the step ended a hand:
-        :meth:`Conn.seal`)."""
-        shown: str | None = None
+    def send(self, frame_for: Callable[[int | None], str], only: int | None = None) -> None:
+        """Each connection its seat's frame (built once per seat); ``only``: that seat's connections alone."""
+        cache: dict[int | None, str] = {}
         for c in list(self.conns):
-            seat = c.seat
-            if only is not None and seat != only:
+            if only is not None and c.seat != only:
                 continue
-            if seat is None:
-                if shown is None:
-                    shown = later(None)()
-                c.push(shown)
-            else:
-                c.push_update(later(seat), key)
-                if sealed:
-                    c.seal()
-
-    def tell(self, frame: str) -> None:
-        """Every connection the same frame (not an update: a phrase said at the table), in its place in the
-        order."""
-        for c in list(self.conns):
-            c.push(frame)
+            if c.seat not in cache:
+                cache[c.seat] = frame_for(c.seat)
+            c.push(cache[c.seat])
 
     def watcher_names(self) -> list[str]:
         """The names the room's spectators gave ("" for none), one per connection."""

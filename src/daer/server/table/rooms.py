@@ -32,7 +32,6 @@ from daer.server.social.phrases import SAY_BURST, SAY_PER_MINUTE, SAYABLE
 from daer.server.table import clock
 from daer.server.table.audience import Audience
 from daer.server.table.dealing import PendingDeal, fairness_of
-from daer.server.table.marks import own_steps
 from daer.server.table.match import EXPIRED, LIVE, Match
 from daer.server.table.outcome import ActionWrite, FinishWrite, HandWrite, Outcome, RoomWrite
 from daer.server.table.port import LeaseLost, RoomPort
@@ -383,22 +382,11 @@ class Room:
 
         ``only``: a private step of that seat, which had ``seen`` private steps at this version before it.
         """
-        self.touched = time.monotonic()
+        self.touched = now = time.monotonic()
         self.evict_stale()
         m = self.match
-
-        def later(seat: int | None) -> Callable[[], str]:
-            """The seat's update, to build when it is released: everything from ``since`` on, then (a later step
-            of the room before the release is in it too: :meth:`Conn.push_update`).  How many of the seat's own
-            private steps at ``since`` its client has is pinned now: one it makes before the release is new."""
-            if seat is None:
-                shown = m.shown
-                return lambda: p.encode(m.update_for(None, shown, time.monotonic()))
-            has = seen if seat == only else own_steps(m.marks, since, seat) if since == m.version else None
-            return lambda: p.encode(m.update_for(seat, since, time.monotonic(), has))
-
-        st = m.state  # a hand's end goes out as it was: the next deal must not be built into it
-        self.audience.send(later, only, m.hand_start, sealed=st is not None and st.over)
+        self.audience.send(lambda seat: p.encode(m.update_for(seat, since if seat is not None else m.shown, now,
+                                                              seen if seat == only else None)), only)
 
     def watchers_changed(self, *, send: bool) -> None:
         """A spectator came or went: the table is told how many watch, and their names (no new version)."""
@@ -436,7 +424,8 @@ class Room:
             secs = max(1, math.ceil(wait))
             return p.error("too_fast", f"快捷语发得太快了，请 {secs} 秒后再试", f"too many phrases; wait {secs} s",
                            id=msg.id, v=self.version)
-        self.audience.tell(p.encode(p.Said(seat=seat, what=msg.what)))
+        frame = p.encode(p.Said(seat=seat, what=msg.what))
+        self.audience.send(lambda _seat: frame)
         return p.Ack(id=msg.id, v=self.version)
 
     # -- the server's own moves (daer.server.table.clock) ------------------------------------------------------

@@ -26,24 +26,6 @@ class Gate(Protocol):
     def after_commit(self, fn: Callable[[], None]) -> None: ...
 
 
-class Later:
-    """An update whose frame is built when it is released (:meth:`Conn.push_update`), or when something else is
-    pushed after it (sealed: it then says what it would have said if built at its place in the order)."""
-
-    __slots__ = ("build", "key", "text")
-
-    def __init__(self, build: Callable[[], str], key: object) -> None:
-        self.build = build
-        self.key = key
-        self.text: str | None = None
-
-    def built(self) -> str:
-        """The frame (built at the first call)."""
-        if self.text is None:
-            self.text = self.build()
-        return self.text
-
-
 class Conn:
     """One WebSocket connection's outbox: the room pushes text, a writer task sends it.
 
@@ -71,43 +53,12 @@ class Conn:
         a frame written directly now would overtake it."""
         self.close_code = 1000
         """WebSocket close code once closed (``protocol.RECONNECT``: reconnect, the room moved)."""
-        self.corked: list[str | Later | None] | None = None
+        self.corked: list[str | None] | None = None
         """Frames held by :meth:`cork` until :meth:`uncork`."""
-        self.pending: Later | None = None
-        """The update pushed last, while it waits for its commit with nothing pushed after it
-        (:meth:`push_update`)."""
-
-    def push_update(self, build: Callable[[], str], key: object = None) -> None:
-        """Queue an update, built by ``build`` once the writes before it commit.  While the update pushed before
-        it with the same ``key`` (the hand) still waits, with nothing pushed after it, this one is not queued
-        at all: built later, that one carries this one's steps too (an update is everything from the version
-        it starts at up to the room's current one), so a room that moves twice before a commit — a discard and
-        the claim window it opens, closed at once — sends one frame, not two.  Anything else pushed after an
-        update seals it (built then, it says no more than it would have said there): an ack comes after the
-        update that carries its action and before the next, and a new hand's update never swallows the end of
-        the hand before."""
-        pending = self.pending
-        if pending is not None:
-            if pending.key == key:
-                return
-            pending.built()
-        later = self.pending = Later(build, key)
-        self._push(later)
-
-    def seal(self) -> None:
-        """Build the update waiting now as it stands (a step that ended a hand: what comes next is another hand,
-        which would otherwise be built into it)."""
-        if self.pending is not None:
-            self.pending.built()
-            self.pending = None
 
     def push(self, text: str | None) -> None:
         """Queue a frame (None closes) after the writes before it commit; a client too slow to read is
         dropped, not waited for."""
-        self.seal()
-        self._push(text)
-
-    def _push(self, text: str | Later | None) -> None:
         if self.corked is not None:
             self.corked.append(text)
         elif self.gate is None:
@@ -128,25 +79,15 @@ class Conn:
         if not held:
             return
         if len(held) == 1:
-            self._push(held[0])
+            self.push(held[0])
         elif self.gate is None:
             self._put_all(held)
         else:
             self.gate.after_commit(functools.partial(self._put_all, held))
 
-    def _built(self, item: str | Later | None) -> str | None:
-        """A frame as it is released: an update built now (unless it was sealed before)."""
-        if not isinstance(item, Later):
-            return item
-        if item is self.pending:
-            self.pending = None
-        return item.built()
-
-    def _put(self, item: str | Later | None) -> None:
+    def _put(self, text: str | None) -> None:
         if self.overflow or self.aborted:
-            self.pending = None
             return
-        text = self._built(item)
         if (text is not None and self.direct is not None and not self.sending and self.queue.empty()
                 and self.direct(text)):
             return
@@ -155,13 +96,11 @@ class Conn:
         except asyncio.QueueFull:
             self.overflow = True
 
-    def _put_all(self, items: list[str | Later | None]) -> None:
+    def _put_all(self, texts: list[str | None]) -> None:
         """Frames released together: written at once in one write when nothing waits before them, else queued
         in order."""
         if self.overflow or self.aborted:
-            self.pending = None
             return
-        texts = [self._built(item) for item in items]
         if (self.direct is not None and not self.sending and self.queue.empty() and None not in texts
                 and self.direct(*texts)):
             return
@@ -172,7 +111,6 @@ class Conn:
         """Send ``text`` now and close, dropping every frame not yet released (its write was not stored)."""
         if self.aborted:
             return
-        self.pending = None
         self._put(text)
         self._put(None)
         self.aborted = True
