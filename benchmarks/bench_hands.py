@@ -21,10 +21,14 @@ What is timed, all on one core in this process, every hand a new random one:
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from daer.hands import evaluate, waits
@@ -42,12 +46,8 @@ def rate(fn: Callable[[Any], object], items: Sequence[Any]) -> float:
     return len(items) / (time.perf_counter() - t)
 
 
-def mahjong_rates(rng: random.Random, n: int) -> tuple[float, float]:
-    """(estimate_hand_value/s, calculate_shanten/s) of the mahjong library."""
-    from mahjong.hand_calculating.hand import HandCalculator
-    from mahjong.hand_calculating.hand_config import HandConfig
-    from mahjong.shanten import Shanten
-    from mahjong.tile import TilesConverter
+def _complete_hands(rng: random.Random, n: int) -> list[list[int]]:
+    """``n`` random complete 14-tile hands (four sets and a pair) as the mahjong library's tile ids."""
 
     def complete_hand() -> list[int]:
         while True:
@@ -63,7 +63,17 @@ def mahjong_rates(rng: random.Random, n: int) -> tuple[float, float]:
             if max(counts) <= 4:
                 return [k * 4 + i for k, c in enumerate(counts) for i in range(c)]
 
-    hands = [complete_hand() for _ in range(n)]
+    return [complete_hand() for _ in range(n)]
+
+
+def mahjong_rates(rng: random.Random, n: int) -> tuple[float, float]:
+    """(estimate_hand_value/s, calculate_shanten/s) of the mahjong library."""
+    from mahjong.hand_calculating.hand import HandCalculator
+    from mahjong.hand_calculating.hand_config import HandConfig
+    from mahjong.shanten import Shanten
+    from mahjong.tile import TilesConverter
+
+    hands = _complete_hands(rng, n)
     calc = HandCalculator()
     config = HandConfig(is_riichi=True)
     wins = [(h, h[rng.randrange(14)]) for h in hands]
@@ -76,6 +86,46 @@ def mahjong_rates(rng: random.Random, n: int) -> tuple[float, float]:
         short.append(TilesConverter.to_34_array(tiles))
     sh = rate(shanten.calculate_shanten, short)
     return est, sh
+
+
+def mahjong_samples(rng: random.Random, samples: int = 5, n: int = 1000, gap: float = 0.2) -> list[float]:
+    """``samples`` timings of ``estimate_hand_value`` (calls a second, ``n`` calls each, ``gap`` seconds apart) on
+    one set of random complete hands: the host's speed as the peer sees it over a second or two, not in one burst.
+
+    Used as a yardstick beside a load's CPU per action (load_table.py, load_cluster.py, bench_writer.py): on a
+    shared host one burst of calls ranged 5.7k-10.3k calls a second within a minute (2026-12-07, the same process
+    and hands), so one sample, or the best of two, says more about that moment than about the host's speed during
+    a load that ran for 30 s; their median does not."""
+    from mahjong.hand_calculating.hand import HandCalculator
+    from mahjong.hand_calculating.hand_config import HandConfig
+
+    est, _ = mahjong_rates(rng, 200)  # imports and warms the library; its own rate is not kept
+    del est
+    calc = HandCalculator()
+    config = HandConfig(is_riichi=True)
+    hands = _complete_hands(rng, n)
+    wins = [(h, h[rng.randrange(14)]) for h in hands]
+    out = []
+    for i in range(samples):
+        if i:
+            time.sleep(gap)
+        out.append(rate(lambda hw: calc.estimate_hand_value(hw[0], hw[1], config=config), wins))
+    return out
+
+
+def peer_samples() -> list[float]:
+    """:func:`mahjong_samples` in a fresh process (none without the ``bench`` extra): the load benchmarks time the
+    peer before and after their load, and after it their own process holds thousands of closed sockets and a
+    frozen heap, which slowed the peer there by up to a fifth."""
+    code = ("import json, random, sys; sys.path.insert(0, sys.argv[1]); import bench_hands; "
+            "print(json.dumps(bench_hands.mahjong_samples(random.Random(2026))))")
+    done = subprocess.run([sys.executable, "-c", code, str(Path(__file__).resolve().parent)], capture_output=True,
+                          text=True, check=False)
+    if done.returncode != 0:
+        if "No module named 'mahjong'" in done.stderr:  # the benchmark extra is optional
+            return []
+        raise RuntimeError(f"timing the peer failed: {done.stderr.strip()}")
+    return [float(x) for x in json.loads(done.stdout)]
 
 
 def daer_rates(rng: random.Random, n: int) -> dict[str, float]:

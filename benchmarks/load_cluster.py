@@ -13,7 +13,7 @@ out) and over the whole load run.  These are the inputs of the capacity model in
 First, in the same run, the single process it is compared with: ``load_table.py`` on embedded SQLite at the same
 tables and pace (``--no-single`` skips it); the table gives each worker count's CPU per action over the single
 process's.  And every figure also in **peer calls**: ``mahjong``'s ``estimate_hand_value`` timed before and
-after the runs (the faster: the host at its quietest), so the figures carry across hosts (the ``bench`` extra).
+after the runs (five samples each; their median), so the figures carry across hosts (the ``bench`` extra).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,7 +38,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from daer.cluster import local
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_hands import mahjong_rates  # the peer (mahjong is imported only when it is timed)
+from bench_hands import peer_samples  # the peer (timed in a process of its own)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
 from serving import TEST_LIMITS
@@ -164,12 +164,10 @@ def single(args: argparse.Namespace) -> tuple[str, float]:
     return out, float(_num(r"([\d.]+) µs per action", out))
 
 
-def peer() -> float | None:
-    """The peer's calls a second now (None without the ``bench`` extra)."""
-    try:
-        return mahjong_rates(random.Random(2026), 2000)[0]
-    except ImportError:
-        return None
+def peer() -> list[float]:
+    """The peer's calls a second now, five samples over about two seconds in a fresh process (none without the
+    ``bench`` extra)."""
+    return peer_samples()
 
 
 def _num(pattern: str, text: str) -> str:
@@ -203,7 +201,7 @@ def main() -> None:
             print(f"--- {n} worker(s)\n{r['out']}", flush=True)
             rows.append(r)
     rate1 = peer()
-    calls = max(rate0, rate1) if rate0 is not None and rate1 is not None else None
+    calls = statistics.median(rate0 + rate1) if rate0 and rate1 else None
     print(f"health checks: {args.check or 'as shipped'}")
     print(f"{args.tables} tables, {args.seconds:.0f} s measured, bot delay {args.bot_delay} s, think {args.think} s; "
           f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the end")
@@ -221,8 +219,9 @@ def main() -> None:
               f"| {mem[0]:.0f} → {mem[1]:.0f} MiB |")
     print("(µs per action over the whole load run; in brackets less the idle cluster's own CPU in as long a time)")
     if calls is not None:
-        print(f"peer: mahjong estimate_hand_value {calls:.0f} calls/s (before {rate0:.0f}, after {rate1:.0f}); "
-              f"one peer call = {1e6 / calls:.0f} µs")
+        print(f"peer: mahjong estimate_hand_value, median {calls:.0f} calls/s of {len(rate0)} samples before and "
+              f"{len(rate1)} after the runs (before {min(rate0):.0f}-{max(rate0):.0f}, after {min(rate1):.0f}-"
+              f"{max(rate1):.0f}); one peer call = {1e6 / calls:.0f} µs")
     for r in rows:
         per = r["window_us"] or r["per_action_us"]
         line = f"{r['workers']} worker(s), in load_table's measured window: workers {per['workers']:.0f} µs an action"

@@ -15,10 +15,10 @@ It also reports what the capacity model of docs/deploy.md needs: the server's CP
 (``process_cpu_seconds_total`` over ``daer_actions_total``, both read from ``/metrics`` at the start and the end
 of the measured window) and the load client's own CPU, as a share of the machine's cores.  And that CPU per
 action **in peer calls**: the peer, ``mahjong``'s ``estimate_hand_value`` (as in bench_hands.py), is timed in
-this process before and after the load (the faster of the two: the host at its quietest), so a figure carries
-across hosts that differ 2-3x in speed (``--no-peer`` skips it; it needs the ``bench`` extra).  ``--url`` points it
-at a running server or a balancer instead (a cluster: ``--metrics`` then names each worker's own address, whose
-``/metrics`` are summed).
+a fresh process before and after the load (five samples each over about two seconds; their median), so a figure
+carries across hosts that differ 2-3x in speed (``--no-peer`` skips it; it needs the ``bench`` extra).  ``--url``
+points it at a running server or a balancer instead (a cluster: ``--metrics`` then names each worker's own
+address, whose ``/metrics`` are summed).
 
 Issue 12's runs (docs/benchmarks.md, "Measuring issue 12's targets"; ``benchmarks/issue12.sh`` runs them all):
 ``--hard N`` adds N rooms of search bots (the "hard" strength until
@@ -58,7 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "serve
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serving import TEST_LIMITS, Server
 
-from bench_hands import mahjong_rates  # the peer (mahjong is imported only when it is timed)
+from bench_hands import peer_samples  # the peer (timed in a process of its own)
 
 decode = msgspec.json.Decoder().decode
 _encoder = msgspec.json.Encoder()
@@ -264,18 +264,31 @@ def rss_kb(pid: int) -> tuple[int, int]:
     return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
 
 
+def peer_rates() -> list[float]:
+    """Calls a second of the peer, ``mahjong``'s ``estimate_hand_value`` (benchmarks/bench_hands.py), in a
+    fresh process now, five samples over about two seconds: the yardstick that turns CPU per action into a figure
+    hosts share.  Empty without the package (``pip install -e '.[bench]'``)."""
+    return peer_samples()
+
+
 def peer_rate() -> float | None:
-    """Calls a second of the peer, ``mahjong``'s ``estimate_hand_value`` (benchmarks/bench_hands.py), in this
-    process now: the yardstick that turns CPU per action into a figure hosts share.  None without the package
-    (``pip install -e '.[bench]'``)."""
-    try:
-        return mahjong_rates(random.Random(2026), 2000)[0]
-    except ImportError:  # the benchmark extra is optional
+    """The median of :func:`peer_rates` (None without the package)."""
+    rates = peer_rates()
+    return statistics.median(rates) if rates else None
+
+
+def peer_line(before: list[float], after: list[float]) -> tuple[float, str] | None:
+    """The peer's rate for a run — the median of its samples before and after the load — and how to print it;
+    None when it was not timed."""
+    if not before or not after:
         return None
+    rate = statistics.median(before + after)
+    return rate, (f"median {rate:.0f} calls/s of {len(before)} samples before and {len(after)} after the load "
+                  f"(before {min(before):.0f}-{max(before):.0f}, after {min(after):.0f}-{max(after):.0f})")
 
 
 async def main(args: argparse.Namespace) -> None:
-    peer0 = None if args.no_peer else peer_rate()  # before the load: the host as quiet as it will be
+    peer0 = [] if args.no_peer else peer_rates()  # before the load, and after it (below): the host's speed
     per_action: float | None = None
     with tempfile.TemporaryDirectory() as tmp:
         srv = None
@@ -403,11 +416,10 @@ async def main(args: argparse.Namespace) -> None:
         finally:
             if srv is not None:
                 srv.stop()
-    peer1 = None if args.no_peer else peer_rate()  # after: the better of the two is the host's speed
-    if peer0 is not None and peer1 is not None and per_action is not None:
-        peer = max(peer0, peer1)
-        print(f"peer: mahjong estimate_hand_value {peer:.0f} calls/s in this run (before {peer0:.0f}, after "
-              f"{peer1:.0f}); server CPU per action {per_action * peer:.2f} peer calls")
+    peer = peer_line(peer0, [] if args.no_peer else peer_rates())
+    if peer is not None and per_action is not None:
+        print(f"peer: mahjong estimate_hand_value, {peer[1]}; server CPU per action {per_action * peer[0]:.2f} peer "
+              f"calls")
 
 
 def trace(path: str, tables: list[Table]) -> None:
