@@ -13,9 +13,9 @@ the data a client trickles in:
   :attr:`Deadlines.write` seconds;
 
 past a deadline the connection is closed.  And one address may hold at most :attr:`Deadlines.pending`
-connections that have not yet sent a whole request: one more is closed at once — except a trusted reverse
-proxy's (:attr:`Deadlines.proxies`), which carries every player behind it.  A WebSocket, once upgraded, leaves
-these deadlines (its own pings and caps take over).
+connections that have not yet sent a whole request: one more has :attr:`Deadlines.pending_grace` (a second) to
+send its own, then is closed — except a trusted reverse proxy's (:attr:`Deadlines.proxies`), which carries every
+player behind it.  A WebSocket, once upgraded, leaves these deadlines (its own pings and caps take over).
 """
 
 from __future__ import annotations
@@ -92,12 +92,12 @@ class DaerHttpProtocol(H11Protocol):
         super().connection_made(transport)
         address = self.client[0] if self.client is not None else ""
         self._proxy = bool(self.proxies) and is_trusted(address, self.proxies)
-        if not self._proxy and self.pending_by[address] >= self.deadlines.pending:
-            SLOW_CLOSED.labels("pending").inc()
-            transport.abort()
-            return
+        over = not self._proxy and self.pending_by[address] >= self.deadlines.pending
         self._waiting(True)
-        self._arm("header", self.deadlines.header)
+        if over:  # past the cap: a short deadline of its own (counted as "pending" when it runs out)
+            self._arm("pending", min(self.deadlines.pending_grace, self.deadlines.header))
+        else:
+            self._arm("header", self.deadlines.header)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -118,7 +118,7 @@ class DaerHttpProtocol(H11Protocol):
             self._arm("body", self.deadlines.body)
         elif state is h11.DONE:  # a whole request: the application answers in its own time
             self._waiting(False)
-            if self._phase in ("header", "body"):
+            if self._phase in ("header", "body", "pending"):
                 self._disarm()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
