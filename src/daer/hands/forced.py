@@ -58,9 +58,9 @@ def win_shapes(rules: Ruleset, hand: Counts, melds: Sequence[Meld], win: int | N
     """
     mt = tuple(melds)
     free = WinShape(hand, mt, win)
-    if win is None or arrival is None:
-        return (free,)
     p = rules.play
+    if win is None or arrival is None or not (p.ti or p.wei or p.pao):  # every 大贰 preset: the card is free
+        return (free,)
     k = win
     own = arrival == "self"
 

@@ -6,6 +6,7 @@ only its commitment is published until the hand is over.  The scheme is :mod:`da
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import msgspec
@@ -35,9 +36,10 @@ class PendingDeal:
         added = [e if is_entropy(e) else "" for e in added[:seats]]
         return cls(seed, added + [""] * (seats - len(added)))
 
-    @property
+    @functools.cached_property
     def commitment(self) -> str:
-        """SHA-256 of the seed: published before the deal."""
+        """SHA-256 of the seed: published before the deal (computed once: it is in every update between two
+        hands, and the seed never changes)."""
         return commitment(self.seed)
 
     def add(self, seat: int, entropy: str) -> bool:

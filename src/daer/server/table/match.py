@@ -132,28 +132,38 @@ class Match(Together):
         # a seat in 托管 has no clock to show (its bot plays), though its deadline is kept for when it is back
         dl = self.deadlines.get(seat) if seat is not None and not self.seats[seat].auto else None
         scores = self.scores
+        status = self.status
+        playing = status == "playing"
+        state = self.state
+        over = state is not None and state.over  # one look: a property of the engine's state
         pays: tuple[p.Payment, ...] = ()
-        st = self.state.settlement if self.state is not None and self.state.over else None
-        if st is not None:
-            pays = tuple(p.Payment(payer=x.payer, payee=x.payee, amount=x.amount, zh=x.zh, en=x.en)
-                         for x in st.payments)
+        work = None
+        if over:
+            assert state is not None
+            st = state.settlement
+            if st is not None:
+                pays = tuple(p.Payment(payer=x.payer, payee=x.payee, amount=x.amount, zh=x.zh, en=x.en)
+                             for x in st.payments)
+            work = work_of(self.rules, state)
+        config = self.config
         return p.RoomInfo(
-            code=self.code, status=self.status, rules=self.config.rules, overrides=self.config.overrides,
-            hands=self.config.hands, hand_no=self.hands_played + (1 if self.status == "playing" else 0),
-            timer=self.config.timer, bot=self.config.bot, host=self.host, pace=self.config.pace, hint=self.config.hint,
+            code=self.code, status=status, rules=config.rules, overrides=config.overrides,
+            hands=config.hands, hand_no=self.hands_played + (1 if playing else 0),
+            timer=config.timer, bot=config.bot, host=self.host, pace=config.pace, hint=config.hint,
             seats=tuple([p.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, online=s.online > 0, auto=s.auto,
                                     score=scores[s.seat]) for s in self.seats]),
             deadline=None if dl is None else max(0.0, round(dl - now, 1)),
-            ready=tuple(sorted(self.ready)), payments=pays, money=self.rules.scoring.mode == "money",
-            hand_id=self.hand_id if self.status == "playing" else None,
+            ready=tuple(sorted(self.ready)) if self.ready else (), payments=pays,
+            money=self.rules.scoring.mode == "money",
+            hand_id=self.hand_id if playing else None,
             last_hand_id=self.hand_id,
-            commit=(self.fair.commitment if self.status == "playing" and self.fair is not None
+            commit=(self.fair.commitment if playing and self.fair is not None
                     else self.pending.commitment if self.pending is not None else None),
-            reveal=self.fair if self.state is not None and self.state.over and not self.sealed else None,
-            work=work_of(self.rules, self.state), vote=self.vote_info(now), watchers=len(self.watchers),
-            watching=tuple(sorted(n for n in self.watchers if n)), watch=self.config.watch,
+            reveal=self.fair if over and not self.sealed else None,
+            work=work, vote=self.vote_info(now) if self.vote is not None else None, watchers=len(self.watchers),
+            watching=tuple(sorted(n for n in self.watchers if n)) if self.watchers else (), watch=config.watch,
             near=shared({s: n for s, n in self.networks.items() if self.seats[s].kind == "human"})
-            if self.status == "waiting" else (),
+            if status == "waiting" else (),
         )
 
     @property
