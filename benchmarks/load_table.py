@@ -88,7 +88,8 @@ class Table:
                                                                                      "bot": self.bot}}))
         room = r.json()
         path = f"{self.ws_url}/{room['code']}" if self.by_code else self.ws_url  # routed by code
-        async with websockets.connect(path, max_size=2**22) as ws:
+        # no pings from the client: a browser's WebSocket sends none (the server's own, every 20 s, are answered)
+        async with websockets.connect(path, max_size=2**22, ping_interval=None) as ws:
             self.alive = True
             await ws.send(encode({"t": "hello", "room": room["code"], "token": room["token"]}))
             await ws.send(encode({"t": "cmd", "id": "start", "name": "start"}))
