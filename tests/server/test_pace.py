@@ -14,6 +14,7 @@ from serving import Server, get, post
 from daer.server.safety import bounds
 from daer.server.safety.bounds import RoomConfig
 from daer.server.serving.manager import RoomManager
+from daer.server.table import clock
 from daer.server.table.dealing import PendingDeal
 from daer.store import Store
 
@@ -57,20 +58,18 @@ def test_a_room_made_without_a_pace_says_normal(server: Server) -> None:
 BOT_DELAY, CLAIM_WINDOW = 0.1, 0.2
 
 
-def delays_of_an_all_bot_room(tmp_path: Path, pace: str) -> list[float]:
-    """Every delay the room's clock asked the event loop for while four bots played for 0.6 s."""
+def delays_of_an_all_bot_room(tmp_path: Path, pace: str, monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Every delay the room's clock asked its runner for while four bots played for 0.6 s."""
     delays: list[float] = []
+    later = clock.Runner.later
+
+    def record(runner: clock.Runner, room: Any, wait: float, now: float) -> clock.Queued:
+        delays.append(wait)
+        return later(runner, room, wait, now)
+
+    monkeypatch.setattr(clock.Runner, "later", record)
 
     async def main() -> None:
-        loop = asyncio.get_running_loop()
-        call_later = loop.call_later
-
-        def record(delay: float, callback: Any, *args: Any) -> asyncio.TimerHandle:
-            if getattr(callback, "__name__", "") == "due":  # a room's timer (daer.server.table.clock.due)
-                delays.append(delay)
-            return call_later(delay, callback, *args)
-
-        loop.call_later = record  # type: ignore[method-assign]
         mgr = RoomManager(Store(f"sqlite:///{tmp_path / 'd.db'}"), bot_delay=BOT_DELAY, claim_window=CLAIM_WINDOW)
         room, _seat, _token = mgr.create(RoomConfig(timer=0, hands=1, pace=pace), "A")
         for seat in room.seats:
@@ -86,9 +85,10 @@ def delays_of_an_all_bot_room(tmp_path: Path, pace: str) -> list[float]:
 
 
 @pytest.mark.parametrize("pace", list(bounds.PACES))
-def test_the_pace_stretches_the_bot_delay_and_the_claim_window_alike(tmp_path: Path, pace: str) -> None:
+def test_the_pace_stretches_the_bot_delay_and_the_claim_window_alike(tmp_path: Path, pace: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     factor = bounds.PACES[pace]
-    delays = delays_of_an_all_bot_room(tmp_path, pace)
+    delays = delays_of_an_all_bot_room(tmp_path, pace, monkeypatch)
     assert delays
     assert BOT_DELAY * factor in delays  # a bot's move waits the stretched delay
     assert max(delays) <= CLAIM_WINDOW * factor + 1e-9  # a claim window is held no longer than stretched

@@ -150,3 +150,58 @@ def test_a_room_keeps_its_loops_runner_and_takes_the_new_loops_once_the_old_one_
     finally:
         asyncio.set_event_loop(None)
         second.close()
+
+
+class _Waiting:
+    """A room as a line sees it: whether it is served, and its handle."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.serving = name, True
+        self.handle: clock.Queued | None = None
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def test_rooms_that_wait_as_long_share_one_timer_and_come_due_in_order(
+        loop: asyncio.AbstractEventLoop, monkeypatch: pytest.MonkeyPatch) -> None:
+    done: list[tuple[str, float]] = []
+    monkeypatch.setattr(clock, "tick", lambda room, entry=None: done.append((room.name, time.monotonic())))
+    runner = clock.Runner(loop)
+    rooms = {n: _Waiting(n) for n in "abcdefg"}
+    t0 = time.monotonic()
+    for i, n in enumerate("abcde"):  # five rooms wait 0.1 s, each 0.01 s after the one before
+        rooms[n].handle = runner.later(cast(Room, rooms[n]), 0.1, t0 + 0.01 * i)
+    rooms["f"].handle = runner.later(cast(Room, rooms["f"]), 0.02, t0)  # a shorter wait: its own line
+    rooms["g"].handle = runner.later(cast(Room, rooms["g"]), 0.1, t0 + 0.045)
+    assert len(runner.timers) == 2 and len(loop._scheduled) == 2  # type: ignore[attr-defined]  # one a line
+    assert rooms["b"].handle is not None
+    rooms["b"].handle.cancel()  # rescheduled elsewhere: its place in the line is skipped
+    rooms["d"].serving = False  # stopped serving: dropped, its handle cleared
+    loop.run_until_complete(asyncio.sleep(0.3))
+    assert [n for n, _ in done] == ["f", "a", "c", "e", "g"]
+    due = {"f": 0.02, "a": 0.1, "c": 0.12, "g": 0.145, "e": 0.14}
+    for n, at in done:
+        assert at >= t0 + due[n] - clock.RELEASE_EARLY, (n, at - t0)  # never before its time
+    assert rooms["d"].handle is None
+    assert not runner.lines and not runner.timers and not loop._scheduled  # type: ignore[attr-defined]
+
+
+def test_a_bot_rooms_moves_wait_in_the_runners_line_not_a_timer_each(tmp_path: Path,
+                                                                       loop: asyncio.AbstractEventLoop) -> None:
+    mgr = RoomManager(Store(f"sqlite:///{tmp_path / 'd.db'}"), bot_delay=0.02)
+    rooms = []
+    for _ in range(3):
+        room, _seat, _token = mgr.create(RoomConfig(timer=0, hands=1), "A")
+        room.command(0, p.Command(id="s", name="start"))
+        room.command(0, p.Command(id="l", name="leave"))
+        rooms.append(room)
+    v = [r.version for r in rooms]
+    loop.run_until_complete(asyncio.sleep(0.05))
+    assert all(isinstance(r.handle, clock.Queued) for r in rooms if r.status == "playing")
+    lines = rooms[0].runner.lines if rooms[0].runner is not None else {}
+    assert 0.02 in lines and len(loop._scheduled) <= len(lines) + 2  # type: ignore[attr-defined]
+    loop.run_until_complete(asyncio.sleep(0.4))
+    assert all(r.version > before for r, before in zip(rooms, v, strict=True))  # the bots played on
+    for r in rooms:
+        r.stop()
