@@ -17,6 +17,7 @@ from daer.server.safety import bounds
 from daer.server.safety.bounds import RoomConfig
 from daer.server.serving.manager import RoomManager
 from daer.server.table import rooms
+from daer.server.table.port import RoomPort
 from daer.server.table.rooms import Room
 from daer.store import Store
 
@@ -66,7 +67,7 @@ def test_a_finished_room_stores_nothing_for_leave_resume_dissolve(tmp_path: Path
     assert stored is not None and stored.status == "finished"
     writes: list[Any] = []
     for name in ("update_room", "append_action", "start_hand", "finish_hand", "save_reply"):
-        monkeypatch.setattr(room.port, name, lambda *a, _n=name, **k: writes.append((_n, a, k)))
+        monkeypatch.setattr(RoomPort, name, lambda _self, *a, _n=name, **k: writes.append((_n, a, k)))
     v = room.version
     seats = [s.row() for s in room.seats]
     for i, name in enumerate(("resume", "leave", "next", "dissolve", "leave")):
@@ -83,10 +84,10 @@ def test_a_deal_the_store_refused_is_not_kept_in_memory(tmp_path: Path, loop: as
     mgr = RoomManager(Store(f"sqlite:///{tmp_path / 'd.db'}"), bot_delay=0.0)
     room, _seat, _token = mgr.create(RoomConfig(timer=0, hands=1), "A")
 
-    def down(**_kw: Any) -> int:
+    def down(_self: RoomPort, **_kw: Any) -> int:
         raise RuntimeError("the database is down")
 
-    monkeypatch.setattr(room.port, "start_hand", down)
+    monkeypatch.setattr(RoomPort, "start_hand", down)
     with pytest.raises(RuntimeError):
         room.command(0, p.Command(id="s", name="start"))
     assert room.status == "waiting" and room.state is None and room.version == 0

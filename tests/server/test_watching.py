@@ -43,10 +43,16 @@ def watch_frames(store: Store, delay: int, deck: list[int], actions: list[Action
     for c in "BCD":
         room.join(c)
     room.pending = FixedDeal(SEED, [""] * 4, cards=deck)
-    watcher = Conn(None, limit=1 << 20)
     got: list[tuple[int, dict[str, Any]]] = []
-    push = watcher.push
-    watcher.push = lambda text: (got.append((room.version, json.loads(text or "{}"))), push(text))  # type: ignore[method-assign]
+
+    class Watcher(Conn):
+        __slots__ = ()
+
+        def push(self, text: str | None) -> None:
+            got.append((room.version, json.loads(text or "{}")))
+            super().push(text)
+
+    watcher = Watcher(None, limit=1 << 20)
     room.conns.add(watcher)
     room.command(0, p.Command(id="start", name="start"))
     n = dict.fromkeys(range(4), 0)

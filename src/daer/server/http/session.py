@@ -35,6 +35,8 @@ parse, and one socket sending as fast as it could slowed every other room (a pin
 class Bucket:
     """A token bucket: ``take`` is False when the client sends faster than allowed."""
 
+    __slots__ = ("burst", "rate", "t", "tokens")
+
     def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
         self.rate, self.burst, self.tokens, self.t = rate, burst, burst, time.monotonic()
 
@@ -74,6 +76,9 @@ def _peek_id(raw: str | bytes) -> str | None:
 
 class Session:
     """One WebSocket connection: reads and checks messages, forwards them to its room, writes replies."""
+
+    __slots__ = ("address", "bucket", "code", "conn", "flood", "flooded", "limits", "manager", "network", "room",
+                 "strikes", "ws")
 
     def __init__(self, ws: WebSocket, manager: RoomManager, limits: Limits, address: str,
                  code: str | None = None) -> None:

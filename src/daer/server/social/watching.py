@@ -19,7 +19,7 @@ WATCH_DELAY = 4
 claim window, its discard, the discard's claim window."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Delayed:
     """The hand as spectators see it: the live hand's steps (version after, action or None for a window closed),
     applied up to the version they are shown.  The copy is dealt when a spectator first looks (most hands have

@@ -17,6 +17,8 @@ from daer.server.table.seating import Conn, Seat, close_soon
 class Audience:
     """The WebSocket connections of one room."""
 
+    __slots__ = ("conns",)
+
     def __init__(self) -> None:
         self.conns: set[Conn] = set()
 
@@ -29,7 +31,14 @@ class Audience:
         if conn.seat is None:
             return True
         held = seats[conn.seat].token_hash
-        return held is not None and conn.holder is not None and hmac.compare_digest(held, conn.holder)
+        if held is None or conn.holder is None:
+            return False
+        if held is conn.held:  # the same stored hash as at the last check: it matched then (every broadcast asks)
+            return True
+        if hmac.compare_digest(held, conn.holder):
+            conn.held = held
+            return True
+        return False
 
     def stale(self, seats: list[Seat]) -> list[Conn]:
         """Connections whose seat changed hands since they proved their token."""

@@ -53,7 +53,7 @@ EXPIRED = "expired"
 """Status of a room closed by the expiry sweep (never restored; its hands' records stay downloadable)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Match(Together):
     """The match of one room: everything the table decides, nothing it does."""
 

@@ -44,7 +44,7 @@ def default_worker() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-@dataclass
+@dataclass(slots=True)
 class RoomPort:
     """One room's writes, each fenced by the room's lease (owner, epoch) and its stored version."""
 

@@ -31,6 +31,8 @@ _decoder = msgspec.json.Decoder(p.Ack | p.Error)
 class ReplyBook:
     """One room's answers by (seat, id): a bounded memory in front of the store's ``replies`` table."""
 
+    __slots__ = ("_alone", "_known", "code", "memory", "port", "store")
+
     def __init__(self, store: Store, code: str, port: RoomPort) -> None:
         self.store = store
         self.code = code

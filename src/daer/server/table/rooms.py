@@ -77,6 +77,11 @@ def moved() -> RoomError:
 class Room:
     """A private room: its match, its writes, its connections, its clock and bots."""
 
+    # slots: a thousand rooms step in turn, each one's fields in one block (fewer cache lines than a dict's)
+    __slots__ = ("audience", "auto_bots", "bot_delay", "bots", "chatter", "claim_window", "creator", "future",
+                 "handle", "match", "on_change", "on_status", "on_stopped", "port", "replies", "runner", "serving",
+                 "store", "think", "thinking", "told", "touched", "watchdog")
+
     def __init__(self, match: Match, store: Store, port: RoomPort, *, bot_delay: float, claim_window: float = 0.0,
                  creator: str = "") -> None:
         self.match = match

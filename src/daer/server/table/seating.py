@@ -35,11 +35,17 @@ class Conn:
     written at once when the socket allows (``direct`` returns True), without the writer task.
     """
 
+    __slots__ = ("aborted", "close_code", "corked", "direct", "gate", "held", "holder", "name", "overflow", "queue",
+                 "seat", "sending")
+
     def __init__(self, seat: int | None, *, limit: int = 256, gate: Gate | None = None,
                  direct: Callable[..., bool] | None = None) -> None:
         self.seat = seat
         self.holder: str | None = None
         """Hash of the token this connection proved at ``hello`` (None: a spectator)."""
+        self.held: str | None = None
+        """The seat's stored hash (the very string object) last found equal to :attr:`holder`: while the seat still
+        holds that object, nothing changed hands and no comparison is needed (:meth:`Audience.holds`)."""
         self.name = ""
         """A spectator's name (its ``hello``), shown to the table."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
@@ -133,7 +139,7 @@ def close_soon(conns: list[Conn]) -> None:
     loop.call_soon(close)
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     """A seat of a room (``kind``: human / bot / empty)."""
 
