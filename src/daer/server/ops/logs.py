@@ -109,7 +109,7 @@ def setup_logging(fmt: LogFormat = "text", level: str = "info", worker: str | No
     the libraries' from INFO up whatever ``level`` says (a library's DEBUG lines may quote whole frames);
     ``worker`` names this process on every JSON line (a cluster's logs, gathered, still say who wrote each)."""
     # no line carries the thread, the process or its name: the records need not look them up (a getpid and
-    # more for every record, ~1% of a loaded server's CPU with the hands' lines)
+    # more for every record)
     logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter(worker) if fmt == "json" else TextFormatter())
