@@ -103,8 +103,9 @@ def frames(manager: RoomManager, name: str, course: Course, deck: list[int], *,
     def drain(c: Conn) -> list[str]:
         out = []
         while not c.queue.empty():
-            text = c.queue.get_nowait()
-            assert text is not None
+            frame = c.queue.get_nowait()
+            assert frame is not None
+            text = frame.decode() if isinstance(frame, bytes) else frame  # an update: the encoder's UTF-8 bytes
             out.append(re.sub(r'"(hand_id|last_hand_id)":\d+', r'"\1":0', public_part(text.replace(room.code, "ROOM"))))
         return out
 

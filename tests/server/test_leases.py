@@ -35,9 +35,11 @@ def _workers(db_url: str) -> tuple[RoomManager, RoomManager]:
 
 
 def _frames(conn: Conn) -> list[str | None]:
+    """The frames queued for ``conn``, as text (an update is queued as the encoder's UTF-8 bytes)."""
     out = []
     while not conn.queue.empty():
-        out.append(conn.queue.get_nowait())
+        frame = conn.queue.get_nowait()
+        out.append(frame.decode() if isinstance(frame, bytes) else frame)
     return out
 
 

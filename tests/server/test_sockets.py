@@ -171,6 +171,28 @@ def test_send_now_writes_several_frames_in_one_write() -> None:
     asyncio.run(run())
 
 
+def test_a_frame_given_as_utf8_bytes_goes_out_as_its_text_would() -> None:
+    """An update is pushed as the encoder's UTF-8 bytes (no str made of it): on the wire the same text frame, on
+    the direct path and on the library's (here with compression), mixed with frames given as text."""
+    from websockets.extensions.permessage_deflate import PerMessageDeflate  # noqa: PLC0415
+
+    text = '{"t":"update","name":"玩家一号"}'
+
+    async def run() -> None:
+        as_text, wire_t = _open_protocol()
+        as_bytes, wire_b = _open_protocol()
+        assert as_text.send_now(text, "ack") and as_bytes.send_now(text.encode(), "ack")
+        assert wire_b.written == wire_t.written and wire_b.writes == 1
+        assert wire_t.written.startswith(bytes((0x81, len(text.encode()))) + text.encode())
+        for proto in (as_text, as_bytes):
+            proto.conn.extensions = [PerMessageDeflate(False, False, 15, 15)]
+        wire_t.written = wire_b.written = b""
+        assert as_text.send_now(text) and as_bytes.send_now(text.encode())
+        assert wire_b.written == wire_t.written != b""
+
+    asyncio.run(run())
+
+
 class _Gate:
     """A store writer with writes queued: what waits for the commit runs at :meth:`commit`."""
 

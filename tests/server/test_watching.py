@@ -150,7 +150,8 @@ def test_the_host_forbids_watching_spectators_are_closed_and_only_the_host_may(s
     assert not room.config.watch and watcher not in room.conns
     frames = []
     while not watcher.queue.empty():
-        frames.append(watcher.queue.get_nowait())
+        frame = watcher.queue.get_nowait()
+        frames.append(frame.decode() if isinstance(frame, bytes) else frame)
     assert any(f is not None and "房主不允许观战" in f for f in frames) and frames[-1] is None
     assert room.info(0).watch is False
     stored = store.load_room(room.code)

@@ -99,7 +99,7 @@ class Session:
         """The client's network (same-network warning), never sent to anyone."""
 
     def send(self, msg: p.ServerMessage) -> None:
-        self.conn.push(p.encode(msg))
+        self.conn.push(p.encode_frame(msg))
 
     async def _writer(self) -> None:
         while True:
@@ -108,7 +108,7 @@ class Session:
             if text is None or self.conn.overflow:
                 await self.ws.close(code=1008 if self.conn.overflow else self.conn.close_code)
                 return
-            await self.ws.send_text(text)
+            await self.ws.send_text(text if isinstance(text, str) else text.decode())  # the ASGI message's text
             self.conn.sending = False
 
     async def run(self) -> None:
@@ -209,7 +209,7 @@ class Session:
             room.evict(self.conn)
             return
         if isinstance(msg, p.Sync):
-            self.conn.push(p.encode(room.update_for(seat, msg.v, msg.p)))
+            self.conn.push(p.encode_frame(room.update_for(seat, msg.v, msg.p)))
         elif isinstance(msg, p.Act):
             if seat is None:
                 self.send(p.error("not_seated", "观众不能出牌", "spectators cannot act", id=msg.id, v=room.version))
@@ -231,7 +231,7 @@ class Session:
                 # a version the room never had: the whole state, to start again from (an older version needs
                 # nothing: the connection has been given, or will be, every update since it said hello, and the
                 # same steps again would be told twice)
-                self.conn.push(p.encode(room.update_for(seat, None)))
+                self.conn.push(p.encode_frame(room.update_for(seat, None)))
         elif isinstance(msg, p.Say):
             self.send(room.say(seat, msg))
         elif isinstance(msg, p.Command):
@@ -278,7 +278,7 @@ class Session:
         room.conns.add(self.conn)
         if seat is None:
             room.watchers_changed(send=False)
-        self.conn.push(p.encode(room.update_for(seat, msg.v, msg.p)))
+        self.conn.push(p.encode_frame(room.update_for(seat, msg.v, msg.p)))
         if seat is not None:
             room.seats[seat].online += 1
             if self.network is not None:

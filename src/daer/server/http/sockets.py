@@ -43,15 +43,20 @@ SEND_NOW = "daer.send_now"
 ``send_now(*texts) -> bool``, False when they must take the ASGI ``send`` instead."""
 
 
-def text_frame(payload: bytes) -> bytes:
-    """One unmasked, unfragmented text frame of ``payload`` (RFC 6455 5.2: FIN and opcode 1, then the length in
-    7 bits, or 126 and 16 bits, or 127 and 64 bits), as the websockets library serializes a server's frame."""
-    n = len(payload)
+def text_header(n: int) -> bytes:
+    """The head of an unmasked, unfragmented text frame of ``n`` bytes (RFC 6455 5.2: FIN and opcode 1, then the
+    length in 7 bits, or 126 and 16 bits, or 127 and 64 bits)."""
     if n < 126:
-        return bytes((0x81, n)) + payload
+        return bytes((0x81, n))
     if n < 1 << 16:
-        return bytes((0x81, 126)) + n.to_bytes(2, "big") + payload
-    return bytes((0x81, 127)) + n.to_bytes(8, "big") + payload
+        return bytes((0x81, 126)) + n.to_bytes(2, "big")
+    return bytes((0x81, 127)) + n.to_bytes(8, "big")
+
+
+def text_frame(payload: bytes) -> bytes:
+    """One unmasked, unfragmented text frame of ``payload``, as the websockets library serializes a server's
+    frame."""
+    return text_header(len(payload)) + payload
 
 
 class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -84,9 +89,9 @@ class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
             parser.close()
         release_transport(getattr(self, "transport", None))
 
-    def send_now(self, *texts: str) -> bool:
+    def send_now(self, *texts: str | bytes) -> bool:
         """Write text frames now (in one write to the socket) if uvicorn's ``send`` of them would not wait;
-        False: send them through ASGI."""
+        False: send them through ASGI.  A frame given as bytes is already UTF-8 (an update from the encoder)."""
         if (not self.handshake_complete or self.close_sent or self.disconnected
                 or self.initial_response is not None or not self.writable.is_set()):
             return False
@@ -94,11 +99,15 @@ class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
         if conn.state is State.OPEN and not conn.extensions and not conn.expect_continuation_frame:
             # what conn.send_text would write (a server's frames are not masked), framed here: no Frame object,
             # no serializer, no buffer of writes for each frame
-            self.transport.write(b"".join([text_frame(text.encode()) for text in texts]))
+            parts: list[bytes] = []
+            for text in texts:  # each payload copied once, into the one write (not framed first, then joined)
+                payload = text if isinstance(text, bytes) else text.encode()
+                parts += (text_header(len(payload)), payload)
+            self.transport.write(b"".join(parts))
             return True
         try:
             for text in texts:
-                conn.send_text(text.encode())
+                conn.send_text(text if isinstance(text, bytes) else text.encode())
         except (InvalidState, ProtocolError):  # not open, or mid-message: no frame was framed (before the first)
             return False
         self.transport.write(b"".join(conn.data_to_send()))
@@ -136,4 +145,4 @@ class DaerWebSocketProtocol(WebSocketsSansIOProtocol):
             self.read_paused = False
 
 
-__all__ = ["BACKLOG", "SEND_NOW", "DaerWebSocketProtocol", "text_frame"]
+__all__ = ["BACKLOG", "SEND_NOW", "DaerWebSocketProtocol", "text_frame", "text_header"]

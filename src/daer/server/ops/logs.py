@@ -111,6 +111,9 @@ def setup_logging(fmt: LogFormat = "text", level: str = "info", worker: str | No
     # no line carries the thread, the process or its name: the records need not look them up (a getpid and
     # more for every record)
     logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
+    # nor the file and line of the call: without a source file the records skip the walk up the stack that finds
+    # it (the logging module's documented switch, "Optimization"); ~4 of ~19 µs a line
+    logging._srcfile = None
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter(worker) if fmt == "json" else TextFormatter())
     root = logging.getLogger()

@@ -11,7 +11,7 @@ import hmac
 from collections.abc import Callable, Iterable
 
 from daer.server import protocol as p
-from daer.server.table.seating import Conn, Seat, close_soon
+from daer.server.table.seating import Conn, Frame, Seat, close_soon
 
 
 class Audience:
@@ -53,9 +53,9 @@ class Audience:
             seats[conn.seat].online = max(0, seats[conn.seat].online - 1)
         return True
 
-    def send(self, frame_for: Callable[[int | None], str], only: int | None = None) -> None:
+    def send(self, frame_for: Callable[[int | None], Frame], only: int | None = None) -> None:
         """Each connection its seat's frame (built once per seat); ``only``: that seat's connections alone."""
-        cache: dict[int | None, str] = {}
+        cache: dict[int | None, Frame] = {}
         for c in list(self.conns):
             if only is not None and c.seat != only:
                 continue

@@ -390,8 +390,8 @@ class Room:
         self.touched = now = time.monotonic()
         self.evict_stale()
         m = self.match
-        self.audience.send(lambda seat: p.encode(m.update_for(seat, since if seat is not None else m.shown, now,
-                                                              seen if seat == only else None)), only)
+        self.audience.send(lambda seat: p.encode_frame(m.update_for(seat, since if seat is not None else m.shown, now,
+                                                                    seen if seat == only else None)), only)
 
     def watchers_changed(self, *, send: bool) -> None:
         """A spectator came or went: the table is told how many watch, and their names (no new version)."""

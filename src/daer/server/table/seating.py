@@ -13,6 +13,9 @@ from daer.store import SeatRow
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+Frame = str | bytes
+"""A text frame's payload: a ``str``, or the UTF-8 bytes of one (an update straight from the encoder)."""
+
 
 def token_hash(token: str) -> str:
     """SHA-256 of a seat token (only the hash is stored)."""
@@ -48,7 +51,7 @@ class Conn:
         holds that object, nothing changed hands and no comparison is needed (:meth:`Audience.holds`)."""
         self.name = ""
         """A spectator's name (its ``hello``), shown to the table."""
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
+        self.queue: asyncio.Queue[Frame | None] = asyncio.Queue(limit)
         self.overflow = False
         self.gate = gate
         self.aborted = False
@@ -59,10 +62,10 @@ class Conn:
         a frame written directly now would overtake it."""
         self.close_code = 1000
         """WebSocket close code once closed (``protocol.RECONNECT``: reconnect, the room moved)."""
-        self.corked: list[str | None] | None = None
+        self.corked: list[Frame | None] | None = None
         """Frames held by :meth:`cork` until :meth:`uncork`."""
 
-    def push(self, text: str | None) -> None:
+    def push(self, text: Frame | None) -> None:
         """Queue a frame (None closes) after the writes before it commit; a client too slow to read is
         dropped, not waited for."""
         if self.corked is not None:
@@ -91,7 +94,7 @@ class Conn:
         else:
             self.gate.after_commit(functools.partial(self._put_all, held))
 
-    def _put(self, text: str | None) -> None:
+    def _put(self, text: Frame | None) -> None:
         if self.overflow or self.aborted:
             return
         if (text is not None and self.direct is not None and not self.sending and self.queue.empty()
@@ -102,7 +105,7 @@ class Conn:
         except asyncio.QueueFull:
             self.overflow = True
 
-    def _put_all(self, texts: list[str | None]) -> None:
+    def _put_all(self, texts: list[Frame | None]) -> None:
         """Frames released together: written at once in one write when nothing waits before them, else queued
         in order."""
         if self.overflow or self.aborted:
@@ -113,7 +116,7 @@ class Conn:
         for text in texts:
             self._put(text)
 
-    def abort(self, text: str) -> None:
+    def abort(self, text: Frame) -> None:
         """Send ``text`` now and close, dropping every frame not yet released (its write was not stored)."""
         if self.aborted:
             return
