@@ -121,9 +121,13 @@ def test_a_room_stored_before_the_windows_it_closed_is_not_behind_once_replayed(
         if row.version < room.version:
             lagging = True
             break
+    assert lagging, "no step was left to the replay"
+    # a window the last close left complete (the next card on offer, which nobody may claim) is due now: the
+    # live room's next steps close it, as a restart's replay does (neither stores the close); then both agree
+    while room.state is not None and room.state.window_complete():
+        room._step()
     if room.handle is not None:
         room.handle.cancel()
-    assert lagging, "no step was left to the replay"
     t = _table()
     t.rooms = [soak.Room(room.code, token, v=room.version, status="playing")]
     stored = {room.code: ("playing", row.version)}
