@@ -269,7 +269,7 @@ def test_the_lobby_offers_the_rooms_pace_and_the_room_keeps_it(server: Server, p
     page = phone.new_page()
     errors = strict(page)
     page.goto(server.url)
-    page.wait_for_selector("#pace option")  # the lobby is drawn once GET /api/options answers, after the page loads
+    page.wait_for_selector("#pace option", state="attached")  # drawn once GET /api/options answers, after the load
     assert page.eval_on_selector_all("#pace option", "els => els.map(e => e.value)") == ["fast", "normal", "slow"]
     assert page.input_value("#pace") == "normal"
     page.select_option("#pace", "slow")
