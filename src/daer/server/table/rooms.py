@@ -496,6 +496,10 @@ def replay_hand(match: Match, row: RoomRow) -> Outcome | None:
     h = row.hand
     if h is None:
         return None
+    if [a.idx for a in h.actions] != list(range(len(h.actions))):
+        # a hole (or a repeat) in the record: the actions after it may still be legal and replay into a hand that
+        # was never played, so the room is refused here rather than served from a wrong state
+        raise ValueError(f"hand {h.id} of room {row.code}: its stored actions are not numbered 0..{len(h.actions) - 1}")
     st = GameState(match.rules, msgspec.json.decode(h.deck, type=list[int]), dealer=h.dealer, hold=True)
     match.hand_id = h.id
     match.fair = fairness_of(h)
