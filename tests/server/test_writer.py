@@ -324,6 +324,39 @@ def test_a_room_whose_record_does_not_replay_does_not_stop_the_others_being_rest
     again.store.close()
 
 
+def test_a_hand_whose_stored_actions_have_a_hole_is_refused_by_the_replay(tmp_path: Path) -> None:
+    """The actions after a missing one may all still be legal (a pass in a claim window, say): numbered 0, 2, 3,
+    … they would replay into a hand that was never played.  The replay refuses any numbering but 0..n-1; the
+    record as stored replays to the room's version."""
+    import dataclasses  # noqa: PLC0415
+
+    from daer.server.table.rooms import match_from_row, replay_hand  # noqa: PLC0415
+
+    manager = RoomManager(Store(f"sqlite:///{tmp_path / 'h.db'}"), bot_delay=0.0)
+    room, _seat, _token = manager.create(RoomConfig(timer=0), "A")
+    room.command(0, p.Command(id="s", name="start"))
+    room.command(0, p.Command(id="l", name="leave"))
+    while room.state is not None and len(room.state.actions) < 4 and room.status == "playing":
+        room._step()
+    if room.handle is not None:
+        room.handle.cancel()
+    row = manager.store.load_room(room.code)
+    assert row is not None and row.hand is not None and len(row.hand.actions) >= 4
+    whole = match_from_row(row)
+    replay_hand(whole, row)
+    assert whole.state is not None and len(whole.state.actions) == len(row.hand.actions)
+    for gone in (0, 1, len(row.hand.actions) - 2):
+        holed = dataclasses.replace(row, hand=dataclasses.replace(
+            row.hand, actions=tuple(a for a in row.hand.actions if a.idx != gone)))
+        with pytest.raises(ValueError, match="not numbered"):
+            replay_hand(match_from_row(holed), holed)
+    twice = dataclasses.replace(row, hand=dataclasses.replace(row.hand, actions=(*row.hand.actions,
+                                                                                 row.hand.actions[-1])))
+    with pytest.raises(ValueError, match="not numbered"):
+        replay_hand(match_from_row(twice), twice)
+    manager.store.close()
+
+
 def test_a_started_writer_leaves_the_wal_checkpoint_to_a_worker_thread(tmp_path: Path) -> None:
     """Its commits on the loop never checkpoint (wal_autocheckpoint=0): a worker thread does, every
     ``checkpoint_every`` seconds; stopped, the writer's connection checkpoints by itself again."""
