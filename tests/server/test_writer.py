@@ -324,7 +324,8 @@ def test_a_room_whose_record_does_not_replay_does_not_stop_the_others_being_rest
     again.store.close()
 
 
-def test_a_hand_whose_stored_actions_have_a_hole_is_refused_by_the_replay(tmp_path: Path) -> None:
+def test_a_hand_whose_stored_actions_have_a_hole_is_refused_by_the_replay(
+        tmp_path: Path, loop: asyncio.AbstractEventLoop) -> None:
     """The actions after a missing one may all still be legal (a pass in a claim window, say): numbered 0, 2, 3,
     … they would replay into a hand that was never played.  The replay refuses any numbering but 0..n-1; the
     record as stored replays to the room's version."""
