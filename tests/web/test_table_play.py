@@ -318,6 +318,36 @@ def test_sounds_call_outs_and_vibration_play_and_the_switch_silences_them(server
     assert errors == []
 
 
+FULL_UPDATE_CUE = """async () => {
+  // a full update (a new hand's deal, or updates coalesced under load) that newly offers a claim; then the same
+  // offer again (nothing new), and a page's first update (a load: no cue)
+  const cues = await import('/static/cues.js');
+  window.buzz = [];
+  const offer = { to_act: true, phase: 'claim', offer: 7 };
+  const waiting = { to_act: false, phase: 'discard', offer: null };
+  cues.afterUpdate({ full: true, events: [], view: offer }, { view: waiting }, {});
+  cues.afterUpdate({ full: true, events: [], view: offer }, { view: offer }, {});
+  cues.afterUpdate({ full: true, events: [], view: offer }, undefined, {});
+  return window.buzz;
+}"""
+
+
+def test_ones_turn_is_cued_when_it_comes_in_a_full_update(server: Server, phone: Any) -> None:
+    """One's turn buzzes when it is new, also when the update that brings it is full: a new hand's deal and the
+    bots' first moves can reach a slow page as one full update, and the seat's first decision went unannounced
+    (a CI run's sound test saw no buzz at all)."""
+    page = phone.new_page()
+    errors = strict(page)
+    page.add_init_script(COUNT_SOUNDS)
+    create_room(page, server)
+    page.click("#start")  # a tap: the page may vibrate from here on
+    page.wait_for_selector("#hand .card.ok")  # the creator deals: its first discard, cued
+    page.wait_for_function("() => window.buzz.length > 0", timeout=3000)
+    assert page.evaluate("window.buzz") == [[60]]
+    assert page.evaluate(FULL_UPDATE_CUE) == [[40, 60, 40]]
+    assert errors == []
+
+
 def test_a_chosen_card_covers_no_card_and_the_keyboard_discards(server: Server, phone: Any) -> None:
     page = phone.new_page()
     errors = strict(page)

@@ -1,6 +1,7 @@
 // What an update's events set off around the redraw: the feed's lines, the moves, the banner, the sounds, the
-// call-out, the your-turn cue (sound and vibration) and the last seconds' tick. Only for live play: an update
-// that replays the whole hand (a reload, a reconnection with a full state) only rebuilds the feed.
+// call-out, the your-turn cue (sound and vibration) and the last seconds' tick. The events' cues are for live play
+// only: an update that replays the whole hand (a new deal, a reconnection) only rebuilds the feed; one's turn is
+// cued whenever a decision is new, from the page's second update on.
 import { animate, banner, noteFrom, snapshot } from "./anim.js";
 import { feedEvents } from "./feed.js";
 import { t } from "./i18n.js";
@@ -22,8 +23,21 @@ const VOICE = { peng: "peng", chi: "chi", zhao: "zhao", pao: "pao", wei: "wei", 
 export function afterUpdate(m, prev, ctx) {
   const view = m.view;
   if (!view) return;
-  const live = !m.full && prev && prev.view;
-  if (!live) return;
+  if (!prev) return; // the page's first update (a load): nothing happened while one watched
+  const live = !m.full && prev.view;
+  if (live) eventCues(m, view, ctx);
+  // one's turn: to discard, or a card one may claim. Also when the update is full (a new hand's deal, where the
+  // dealer discards first, or a reconnection): the decision is new to the player all the same.
+  const offerKey = (v) => JSON.stringify([v.phase, v.offer]);
+  const before = prev.view;
+  if (view.to_act && (!before || !before.to_act || offerKey(before) !== offerKey(view))) { // a new thing to decide
+    setTimeout(() => sfx.turn(), 150);
+    vibrate(view.phase === "discard" ? [60] : [40, 60, 40]);
+  }
+}
+
+// A live update's events: the moves, their sounds, the call-outs and the banner.
+function eventCues(m, view, ctx) {
   const me = ctx.spectating() ? null : ctx.S.seat;
   animate(m.events || [], view, me);
   for (const ev of m.events || []) {
@@ -40,12 +54,6 @@ export function afterUpdate(m, prev, ctx) {
         sfx.win(); callout("hu"); banner(t("hu"), ctx.rel(ev.winner), "win");
       }
     }
-  }
-  // one's turn: to discard, or a card one may claim
-  const offerKey = (v) => JSON.stringify([v.phase, v.offer]);
-  if (view.to_act && (!prev.view.to_act || offerKey(prev.view) !== offerKey(view))) { // a new thing to decide
-    setTimeout(() => sfx.turn(), 150);
-    vibrate(view.phase === "discard" ? [60] : [40, 60, 40]);
   }
 }
 
