@@ -186,7 +186,10 @@ def test_a_whole_tournament_of_twelve_over_three_rounds(client: TestClient) -> N
         tables = view["tables"]
         assert len(tables) == 3 and sorted(s["player"] for tb in tables for s in tb["seats"]) == sorted(ids)
         rnd = view["rounds"][number - 1]
-        assert rnd["seeds"] is None and rnd["commitment"] == set_commitment(rnd["commits"])
+        assert rnd["commitment"] == set_commitment(rnd["commits"])
+        # the seeds are revealed exactly when the round is over (its bots play at once: a loaded host's requests may
+        # come after the last hand, and a CI run saw it)
+        assert (rnd["seeds"] is None) == (rnd["status"] != "done"), rnd
         # sealed while the round runs: no table may fetch any record of the round (its bots play at once, so
         # a round may be over by the time of the request: then, and only then, the record is open; a fast host may
         # finish every round first, so the seal itself is proved on the paced server below)
@@ -273,54 +276,62 @@ def test_a_finished_table_waits_and_cannot_see_a_deck_another_table_still_plays(
     """The privacy rule: while one table still plays a hand, the tables that finished it wait at the gate, and no
     record, replay or seed of the round reaches anyone; the round's end opens them."""
     client = paced
-    n, owner, people, _roles = club(client, 8)
-    t = new_tourney(client, n, owner, rounds=1, hands=2)
-    for p in people:
-        as_(client, p).post(f"/api/clubs/{n}/tourneys/{t}/register", json={})
-    assert as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/start", json={}).status_code == 200
-    view = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()
-    ids = {me(client, p): p for p in people}
-    slow_player = view["tables"][0]["seats"][0]["player"]
-    res = as_(client, ids[slow_player]).post(f"/api/clubs/{n}/tourneys/{t}/seat", json={})
-    assert res.status_code == 200, res.text
-    seat = res.json()
-    with client.websocket_connect(f"/ws/{seat['code']}") as ws:
-        ws.send_text(msgspec.json.encode({"t": "hello", "room": seat["code"], "token": seat["token"]}).decode())
-        ws.send_text(msgspec.json.encode({"t": "cmd", "id": "back", "name": "resume"}).decode())
-        ws.send_text(msgspec.json.encode({"t": "cmd", "id": "bye", "name": "leave"}).decode())
-        other = view["tables"][1]["code"]
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:  # the other table finishes hand 1, then is held at the gate
+    for _attempt in range(3):  # a deck whose hand 1 needs the person (almost every deck)
+        n, owner, people, _roles = club(client, 8)
+        t = new_tourney(client, n, owner, rounds=1, hands=2)
+        for p in people:
+            as_(client, p).post(f"/api/clubs/{n}/tourneys/{t}/register", json={})
+        assert as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/start", json={}).status_code == 200
+        view = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()
+        ids = {me(client, p): p for p in people}
+        slow_player = view["tables"][0]["seats"][0]["player"]
+        res = as_(client, ids[slow_player]).post(f"/api/clubs/{n}/tourneys/{t}/seat", json={})
+        assert res.status_code == 200, res.text
+        seat = res.json()
+        with client.websocket_connect(f"/ws/{seat['code']}") as ws:
+            ws.send_text(msgspec.json.encode({"t": "hello", "room": seat["code"], "token": seat["token"]}).decode())
+            ws.send_text(msgspec.json.encode({"t": "cmd", "id": "back", "name": "resume"}).decode())
+            ws.send_text(msgspec.json.encode({"t": "cmd", "id": "bye", "name": "leave"}).decode())
+            other = view["tables"][1]["code"]
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:  # the other table finishes hand 1, then is held at the gate
+                tables = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()["tables"]
+                if tables[1]["hands_played"] >= 1:
+                    break
+                time.sleep(0.1)
+            time.sleep(1.5)
             tables = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()["tables"]
-            if tables[1]["hands_played"] >= 1:
-                break
-            time.sleep(0.1)
-        time.sleep(1.5)
-        tables = as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()["tables"]
-        assert tables[1]["hands_played"] == 1 and tables[1]["status"] == "between", tables
-        assert tables[0]["hands_played"] == 0  # the person has not played: their table is still on hand 1
-        for url in (f"/api/rooms/{other}/hands/1/record", f"/api/rooms/{other}/hands/1/replay"):
-            res = as_(client, ids[tables[1]["seats"][0]["player"]]).get(url)
-            assert res.status_code == 403 and res.json()["error"] == "round_running"
-        # the seal comes before the look-up: a hand still being played, and one not dealt yet, answer alike (in a
-        # cluster the worker asked may not have read a new hand's first write yet)
-        for url in (f"/api/rooms/{seat['code']}/hands/1/record", f"/api/rooms/{other}/hands/2/replay",
-                    f"/api/rooms/{other}/hands/9/record"):
-            res = as_(client, ids[tables[1]["seats"][0]["player"]]).get(url)
-            assert res.status_code == 403 and res.json()["error"] == "round_running", (url, res.text)
-        res = as_(client, ids[tables[1]["seats"][0]["player"]]).post(f"/api/rooms/{other}/hands/1/review",
-                                                                     json={"seat": 0})
-        assert res.status_code == 403 and res.json()["error"] == "round_running"  # 复盘: the replay's gate
-        info = client.get(f"/api/rooms/{other}").json()["room"]
-        assert info["reveal"] is None and info["watch"] is False
-        assert as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()["rounds"][0]["seeds"] is None
-        refused = False
-        for _ in range(200):  # leaving the seat to a bot is refused
-            frame = ws.receive_json()
-            if frame.get("code") == "tourney_table" and frame.get("id") == "bye":
-                refused = True
-                break
-        assert refused
+            if tables[0]["hands_played"] >= 1:
+                # the person's table ended hand 1 without them (the tables share the deck: a win at the deal, or
+                # 托管's moves before the person sat, then a win before their next decision): another deck
+                continue
+            assert tables[1]["hands_played"] == 1 and tables[1]["status"] == "between", tables
+            assert tables[0]["hands_played"] == 0  # the person has not played: their table is still on hand 1
+            for url in (f"/api/rooms/{other}/hands/1/record", f"/api/rooms/{other}/hands/1/replay"):
+                res = as_(client, ids[tables[1]["seats"][0]["player"]]).get(url)
+                assert res.status_code == 403 and res.json()["error"] == "round_running"
+            # the seal comes before the look-up: a hand still being played, and one not dealt yet, answer alike (in a
+            # cluster the worker asked may not have read a new hand's first write yet)
+            for url in (f"/api/rooms/{seat['code']}/hands/1/record", f"/api/rooms/{other}/hands/2/replay",
+                        f"/api/rooms/{other}/hands/9/record"):
+                res = as_(client, ids[tables[1]["seats"][0]["player"]]).get(url)
+                assert res.status_code == 403 and res.json()["error"] == "round_running", (url, res.text)
+            res = as_(client, ids[tables[1]["seats"][0]["player"]]).post(f"/api/rooms/{other}/hands/1/review",
+                                                                         json={"seat": 0})
+            assert res.status_code == 403 and res.json()["error"] == "round_running"  # 复盘: the replay's gate
+            info = client.get(f"/api/rooms/{other}").json()["room"]
+            assert info["reveal"] is None and info["watch"] is False
+            assert as_(client, owner).get(f"/api/clubs/{n}/tourneys/{t}").json()["rounds"][0]["seeds"] is None
+            refused = False
+            for _ in range(200):  # leaving the seat to a bot is refused
+                frame = ws.receive_json()
+                if frame.get("code") == "tourney_table" and frame.get("id") == "bye":
+                    refused = True
+                    break
+            assert refused
+        break
+    else:
+        pytest.fail("three decks in a row ended hand 1 at the person's table without them")
     # the organiser removes the player who does not play: a bot takes the seat, the round ends, records open
     res = as_(client, owner).post(f"/api/clubs/{n}/tourneys/{t}/players/{slow_player}/remove", json={})
     assert res.status_code == 200
