@@ -8,9 +8,9 @@ a shared host the same code reads ±15-20% from one run to the next (docs/benchm
 one host").  Here both servers run **at the same time**, each with its own load client, database and port, so
 whatever else the host does slows both alike; each round prints both servers' CPU per applied action
 (``load_table.py``'s figure, without the peer) and B's ratio to A, and the end the median ratio.  The two sides
-start in turn (A first in odd rounds).  With the same code on both sides the ratios stayed within 0.6% of 1
-(docs/benchmarks.md, "Two servers at once").  Give ``--tables`` for each side: two servers at 1,000 tables each
-load the machine as one at 2,000.
+start in turn (A first in odd rounds).  With the same code on both sides five rounds read 0.995-1.006
+(docs/benchmarks.md, "Two servers at once"); a single round may still stray by 2%: judge by the median of
+several.  Give ``--tables`` for each side: two servers at 1,000 tables each load the machine as one at 2,000.
 
 ``--a`` / ``--b`` name a ``src/`` folder each (``load_table.py --src``): a ``git archive`` of a commit, with the
 built extensions (``daer/hands/_fasthand*.so``, the mypyc modules and ``daer/_native.json``) copied in, so both

@@ -197,7 +197,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, limits: Lim
         sweeper = asyncio.create_task(sweep_forever(manager(), lim))
         keeper = asyncio.create_task(keep_leases_forever(manager()))
         young = YoungCollector()
-        if gc_mode == "tuned":  # the young generation walked at least every 10 ms (daer.server.ops.collector)
+        if gc_mode == "tuned":  # the young generation walked at least every 25 ms (daer.server.ops.collector)
             young.start()
         _drain_on_sigterm(asyncio.get_running_loop())
         yield
