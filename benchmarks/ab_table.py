@@ -1,7 +1,8 @@
 """Two servers' CPU per action compared at once (not a test): ``load_table.py`` run twice side by side.
 
 Run: ``.venv/bin/python benchmarks/ab_table.py --b OTHER/src [--a THIS/src] [--rounds 3] [--tables 1000]
-[--seconds 40] [--b-server-arg=--loop --b-server-arg=uvloop] [-- load_table.py's own options]``.
+[--seconds 40] [--b-server-arg=--loop --b-server-arg=uvloop] [--b-python OTHER/.venv/bin/python]
+[-- load_table.py's own options]``.
 
 A change worth a few per cent cannot be seen by running the server before and after it one after the other: on
 a shared host the same code reads ±15-20% from one run to the next (docs/benchmarks.md, "The ratio's spread on
@@ -15,7 +16,9 @@ several.  Give ``--tables`` for each side: two servers at 1,000 tables each load
 ``--a`` / ``--b`` name a ``src/`` folder each (``load_table.py --src``): a ``git archive`` of a commit, with the
 built extensions (``daer/hands/_fasthand*.so``, the mypyc modules and ``daer/_native.json``) copied in, so both
 sides run the same compiled code.  ``--b-server-arg`` passes a ``daer serve`` option to B only (a setting rather
-than a change of code).
+than a change of code).  ``--b-python`` runs B's load client and server on another interpreter: a virtual
+environment of that Python with the project installed editable from the tree whose ``src/`` is ``--b`` (so its
+extensions are built for that Python there).
 """
 
 from __future__ import annotations
@@ -40,9 +43,10 @@ def figures(out: str) -> tuple[float | None, int | None, float | None]:
             float(frames.group(1)) if frames else None)
 
 
-def side(src: str, args: argparse.Namespace, extra: list[str], server_args: list[str]) -> list[str]:
-    """The command line of one side's ``load_table.py``."""
-    return [sys.executable, str(HERE / "load_table.py"), "--tables", str(args.tables), "--seconds",
+def side(src: str, args: argparse.Namespace, extra: list[str], server_args: list[str],
+         python: str = sys.executable) -> list[str]:
+    """The command line of one side's ``load_table.py`` (its server runs on the same ``python``)."""
+    return [python, str(HERE / "load_table.py"), "--tables", str(args.tables), "--seconds",
             str(args.seconds), "--no-peer", "--src", src, *[f"--server-arg={a}" for a in server_args], *extra]
 
 
@@ -54,15 +58,17 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=1000, help="tables of each side")
     ap.add_argument("--seconds", type=int, default=40, help="each side's measured window")
     ap.add_argument("--b-server-arg", action="append", default=[], help="a `daer serve` option for B only")
+    ap.add_argument("--b-python", default=sys.executable,
+                    help="the interpreter of B's load client and server (default: this one)")
     args, extra = ap.parse_known_args()
     extra = [e for e in extra if e != "--"]
     ratios: list[float] = []
     for r in range(1, args.rounds + 1):
-        order = [("A", args.a, []), ("B", args.b, args.b_server_arg)]
+        order = [("A", args.a, [], sys.executable), ("B", args.b, args.b_server_arg, args.b_python)]
         if r % 2 == 0:
             order.reverse()
-        procs = {name: subprocess.Popen(side(src, args, extra, sa), stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True) for name, src, sa in order}
+        procs = {name: subprocess.Popen(side(src, args, extra, sa, py), stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True) for name, src, sa, py in order}
         outs = {name: p.communicate()[0] for name, p in procs.items()}
         (a_us, a_held, a_fr), (b_us, b_held, b_fr) = figures(outs["A"]), figures(outs["B"])
         if a_us is None or b_us is None:
